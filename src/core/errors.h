@@ -1,0 +1,43 @@
+// The one error hierarchy of dsgd. Library code throws these; only main() turns them into exit
+// codes (2 bad usage or input, 3 diverged, 1 anything else). Every error carries a one-line
+// cause and, where we can give one, a hint saying what to do.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace dsgd {
+
+class Error : public std::runtime_error {
+ public:
+  Error(const std::string& what, std::string hint = "")
+      : std::runtime_error(what), hint_(std::move(hint)) {}
+  const std::string& hint() const { return hint_; }
+  virtual int exit_code() const { return 1; }
+
+ private:
+  std::string hint_;
+};
+
+// Bad command line, config key, type or value.
+class ConfigError : public Error {
+ public:
+  using Error::Error;
+  int exit_code() const override { return 2; }
+};
+
+// Missing, truncated or corrupt dataset files.
+class DataError : public Error {
+ public:
+  using Error::Error;
+  int exit_code() const override { return 2; }
+};
+
+// Training loss became NaN or Inf.
+class DivergedError : public Error {
+ public:
+  using Error::Error;
+  int exit_code() const override { return 3; }
+};
+
+}  // namespace dsgd

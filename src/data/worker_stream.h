@@ -1,0 +1,56 @@
+// Per-worker deterministic minibatch streams. Worker i's k-th minibatch is a pure function of
+// (seed, i, k): each worker walks its own shuffled permutation of the training set, reshuffled
+// every pass. That makes simulated and MPI runs see the same data, lets a recorded MPI arrival
+// order be replayed in the simulator, and makes resuming a run trivial (only k is state).
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+
+#include "data/dataset.h"
+
+namespace dsgd {
+
+struct Batch {
+  torch::Tensor inputs;  // float32 [B, C, H, W], normalised (and augmented when asked)
+  torch::Tensor labels;  // int64 [B]
+};
+
+// Turns uint8 images into normalised float inputs: x = (u8/255 - mean[c]) / std[c].
+torch::Tensor normalize_images(const torch::Tensor& images_u8, const Normalization& norm);
+
+class WorkerStream {
+ public:
+  // worker may be any id; evaluation helpers use ids past the last worker.
+  WorkerStream(const Dataset& data, Normalization norm, bool augment, int64_t batch_size,
+               uint64_t seed, int64_t worker);
+
+  // The k-th minibatch of this worker (k = 0, 1, 2, ...). Passes hold floor(n / B) batches;
+  // the last partial batch of each pass is dropped, as PyTorch's drop_last does.
+  Batch batch(int64_t k);
+
+  int64_t batches_per_pass() const { return batches_per_pass_; }
+
+ private:
+  const torch::Tensor& permutation_for_pass(int64_t pass);
+
+  const Dataset& data_;
+  Normalization norm_;
+  bool augment_;
+  int64_t batch_size_;
+  uint64_t seed_;
+  int64_t worker_;
+  int64_t batches_per_pass_;
+  int64_t cached_pass_ = -1;
+  torch::Tensor permutation_;  // int64 [n] for cached_pass_
+};
+
+// Pads each image by `pad` zero bytes, crops a random HxW window and flips it horizontally with
+// probability 1/2, drawing from a generator seeded by `seed`. images: uint8 [B, C, H, W].
+torch::Tensor augment_crop_flip(const torch::Tensor& images_u8, int64_t pad, uint64_t seed);
+
+// Mixes several integers into one well-spread 64-bit seed (splitmix64 chain).
+uint64_t mix_seed(uint64_t a, uint64_t b, uint64_t c = 0, uint64_t d = 0);
+
+}  // namespace dsgd

@@ -1,0 +1,35 @@
+// Models and their registry. Every model maps float [B, C, H, W] inputs to [B, classes] logits
+// and is built for the dataset's input shape, so one name serves MNIST- and CIFAR-shaped data.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dsgd {
+
+class Model : public torch::nn::Module {
+ public:
+  virtual torch::Tensor forward(torch::Tensor x) = 0;
+};
+
+struct InputShape {
+  int64_t channels = 1;
+  int64_t height = 28;
+  int64_t width = 28;
+  int64_t num_classes = 10;
+};
+
+// Throws ConfigError (naming the closest valid name) for an unknown model, or when the model
+// cannot take this input shape (e.g. resnet on a too-small image).
+std::shared_ptr<Model> make_model(const std::string& name, const InputShape& shape);
+
+struct ModelInfo {
+  std::string name;
+  std::string description;
+};
+const std::vector<ModelInfo>& model_registry();
+
+}  // namespace dsgd
