@@ -1,0 +1,92 @@
+// The model registry: the one list of model names users can type, with a line on each for
+// --help style listings, and make_model() which checks the input shape and dispatches to the
+// family factories in zoo.h. Papers are cited in the family files.
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/names.h"
+#include "models/model.h"
+#include "models/zoo.h"
+
+namespace dsgd {
+namespace {
+
+struct Entry {
+  ModelInfo info;
+  std::function<std::shared_ptr<Model>(const std::string&, const InputShape&)> make;
+};
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> table = [] {
+    auto cifar = [](int depth) {
+      return [depth](const std::string& name, const InputShape& shape) {
+        return make_cifar_resnet(name, depth, shape);
+      };
+    };
+    auto wide = [](int depth, int widen) {
+      return [depth, widen](const std::string& name, const InputShape& shape) {
+        return make_wide_resnet(name, depth, widen, shape);
+      };
+    };
+    return std::vector<Entry>{
+        {{"mlp", "MLP 512-256 with ReLU; the quickest sanity check"},
+         [](const std::string&, const InputShape& s) { return make_mlp(s); }},
+        {{"lenet5", "LeNet-5 (LeCun et al. 1998) with ReLU and max pooling"},
+         [](const std::string&, const InputShape& s) { return make_lenet5(s, false); }},
+        {{"lenet5-bn", "LeNet-5 with BatchNorm after every conv and hidden linear layer"},
+         [](const std::string&, const InputShape& s) { return make_lenet5(s, true); }},
+        {{"resnet20", "CIFAR ResNet-20 (He et al. 2016), option-A shortcuts, 0.27M params"},
+         cifar(20)},
+        {{"resnet32", "CIFAR ResNet-32 (He et al. 2016), option-A shortcuts, 0.46M params"},
+         cifar(32)},
+        {{"resnet44", "CIFAR ResNet-44 (He et al. 2016), option-A shortcuts, 0.66M params"},
+         cifar(44)},
+        {{"resnet56", "CIFAR ResNet-56 (He et al. 2016), option-A shortcuts, 0.85M params"},
+         cifar(56)},
+        {{"resnet110", "CIFAR ResNet-110 (He et al. 2016), option-A shortcuts, 1.7M params"},
+         cifar(110)},
+        {{"resnet18", "ResNet-18 (He et al. 2016) with a 3x3 stem for 32x32 images, 11.2M params"},
+         make_resnet18},
+        {{"wrn-16-4", "Wide ResNet 16-4 (Zagoruyko & Komodakis 2016), no dropout, 2.75M params"},
+         wide(16, 4)},
+        {{"wrn-28-10", "Wide ResNet 28-10 (Zagoruyko & Komodakis 2016), no dropout, 36.5M params"},
+         wide(28, 10)},
+    };
+  }();
+  return table;
+}
+
+}  // namespace
+
+const std::vector<ModelInfo>& model_registry() {
+  static const std::vector<ModelInfo> infos = [] {
+    std::vector<ModelInfo> out;
+    for (const auto& entry : entries()) out.push_back(entry.info);
+    return out;
+  }();
+  return infos;
+}
+
+std::shared_ptr<Model> make_model(const std::string& name, const InputShape& shape) {
+  const auto& table = entries();
+  auto it = std::find_if(table.begin(), table.end(),
+                         [&](const Entry& entry) { return entry.info.name == name; });
+  if (it == table.end()) {
+    std::vector<std::string> names;
+    for (const auto& entry : table) names.push_back(entry.info.name);
+    throw unknown_name("model", name, names);
+  }
+  if (shape.channels < 1 || shape.height < 1 || shape.width < 1 || shape.num_classes < 1) {
+    // Reaching here means a dataset reported a broken shape, not that the user mistyped.
+    throw ConfigError("model " + name + ": input shape " + std::to_string(shape.channels) + "x" +
+                          std::to_string(shape.height) + "x" + std::to_string(shape.width) +
+                          " with " + std::to_string(shape.num_classes) + " classes is not valid",
+                      "every dimension and the class count must be at least 1");
+  }
+  return it->make(name, shape);
+}
+
+}  // namespace dsgd
