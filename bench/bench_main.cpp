@@ -1,0 +1,123 @@
+// Benchmarks that print ratios against a reference measured in the same run, so the figures
+// mean the same on any machine. Run: build/dsgd_bench (add --benchmark_filter=... to select).
+//   data/augment_vs_step   assembling an augmented CIFAR batch of 128 vs one ResNet-20 step
+//   step/dsgd_vs_libtorch  one dsgd single-worker step vs a bare LibTorch loop, same batch
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <map>
+
+#include "algos/local_sgd.h"
+#include "core/flat_model.h"
+#include "data/dataset.h"
+#include "data/worker_stream.h"
+#include "models/model.h"
+#include "run/session.h"
+
+namespace dsgd {
+namespace {
+
+constexpr int64_t kBatch = 128;
+
+Batch random_batch(int64_t channels, int64_t size) {
+  return {torch::randn({kBatch, channels, size, size}), torch::randint(0, 10, {kBatch})};
+}
+
+// The reference: the loop a LibTorch user writes by hand.
+void bare_libtorch_step(benchmark::State& state, const std::string& model_name, int64_t channels,
+                        int64_t size) {
+  torch::manual_seed(0);
+  auto net = make_model(model_name, {channels, size, size, 10});
+  torch::optim::SGD optimizer(net->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
+  Batch batch = random_batch(channels, size);
+  for (auto _ : state) {
+    optimizer.zero_grad();
+    auto loss = torch::nn::functional::cross_entropy(net->forward(batch.inputs), batch.labels);
+    loss.backward();
+    optimizer.step();
+  }
+}
+
+// dsgd's own single-worker step: Session::compute_gradient plus the flat optimizer.
+void dsgd_step(benchmark::State& state, const std::string& model_name, int64_t channels,
+               int64_t size) {
+  RunConfig config;
+  config.model = model_name;
+  config.lr = 0.01;
+  DatasetPair data;
+  data.train = make_synthetic(1024, channels, size, size, 10, 1);
+  data.test = make_synthetic(256, channels, size, size, 10, 2);
+  data.normalization = {std::vector<float>(channels, 0.5f), std::vector<float>(channels, 0.25f)};
+  Session session(config, std::move(data));
+  LocalSgd optimizer({0.9, false, 0.0}, session.model().params());
+  Batch batch = random_batch(channels, size);
+  for (auto _ : state) {
+    session.compute_gradient(batch);
+    optimizer.step(session.model().params(), session.model().grads(), 0.01);
+  }
+}
+
+void BM_BareStep_LeNet5BN(benchmark::State& s) { bare_libtorch_step(s, "lenet5-bn", 1, 28); }
+void BM_DsgdStep_LeNet5BN(benchmark::State& s) {
+  dsgd_step(s, "lenet5-bn", 1, 28);
+}
+void BM_BareStep_ResNet20(benchmark::State& s) { bare_libtorch_step(s, "resnet20", 3, 32); }
+void BM_DsgdStep_ResNet20(benchmark::State& s) { dsgd_step(s, "resnet20", 3, 32); }
+
+void BM_AugmentedCifarBatch(benchmark::State& state) {
+  Dataset data = make_synthetic(50000, 3, 32, 32, 10, 1);
+  Normalization norm{{0.4914f, 0.4822f, 0.4465f}, {0.2470f, 0.2435f, 0.2616f}};
+  WorkerStream stream(data, norm, /*augment=*/true, kBatch, 1, 0);
+  int64_t k = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(stream.batch(k++).inputs.data_ptr());
+}
+
+BENCHMARK(BM_AugmentedCifarBatch)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_BareStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+BENCHMARK(BM_DsgdStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+BENCHMARK(BM_BareStep_LeNet5BN)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_DsgdStep_LeNet5BN)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// Collects each benchmark's seconds per iteration so main() can print ratios.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const auto& run : runs) {
+      seconds[run.benchmark_name()] =
+          run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
+    }
+  }
+  std::map<std::string, double> seconds;
+};
+
+void print_ratio(const std::map<std::string, double>& s, const std::string& label,
+                 const std::string& numerator, const std::string& denominator, double target,
+                 const char* direction) {
+  auto n = s.find(numerator);
+  auto d = s.find(denominator);
+  if (n == s.end() || d == s.end()) return;
+  double ratio = n->second / d->second;
+  std::printf("RATIO %-34s %8.4f  (%s %.3f ms / %s %.3f ms; target %s %.2f)\n", label.c_str(),
+              ratio, numerator.c_str(), n->second * 1e3, denominator.c_str(), d->second * 1e3,
+              direction, target);
+}
+
+}  // namespace
+}  // namespace dsgd
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  dsgd::RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  const auto& s = reporter.seconds;
+  std::printf("\n");
+  dsgd::print_ratio(s, "augmented CIFAR batch / ResNet-20 step", "BM_AugmentedCifarBatch/min_time:1.000",
+                    "BM_BareStep_ResNet20/min_time:3.000", 0.05, "<=");
+  dsgd::print_ratio(s, "dsgd step / LibTorch step (ResNet-20)", "BM_DsgdStep_ResNet20/min_time:3.000",
+                    "BM_BareStep_ResNet20/min_time:3.000", 1.05, "<=");
+  dsgd::print_ratio(s, "dsgd step / LibTorch step (lenet5-bn)", "BM_DsgdStep_LeNet5BN/min_time:2.000",
+                    "BM_BareStep_LeNet5BN/min_time:2.000", 1.05, "<=");
+  benchmark::Shutdown();
+  return 0;
+}

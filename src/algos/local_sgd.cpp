@@ -1,0 +1,32 @@
+// Flat-tensor SGD; see local_sgd.h.
+#include "algos/local_sgd.h"
+
+namespace dsgd {
+
+LocalSgd::LocalSgd(SgdOptions options, const torch::Tensor& like) : options_(options) {
+  if (options_.momentum != 0.0) velocity_ = torch::zeros_like(like);
+}
+
+void LocalSgd::step(torch::Tensor& theta, torch::Tensor& grad, double lr) {
+  torch::NoGradGuard no_grad;
+  const double gamma = options_.momentum;
+  // d = g + λθ
+  torch::Tensor& d = grad;
+  if (options_.weight_decay != 0.0) d.add_(theta, options_.weight_decay);
+  if (gamma == 0.0) {
+    // θ ← θ − η d
+    theta.add_(d, -lr);
+    return;
+  }
+  // v ← γv + d
+  velocity_.mul_(gamma).add_(d);
+  if (options_.nesterov) {
+    // θ ← θ − η(d + γv)
+    theta.add_(d, -lr).add_(velocity_, -lr * gamma);
+  } else {
+    // θ ← θ − ηv
+    theta.add_(velocity_, -lr);
+  }
+}
+
+}  // namespace dsgd

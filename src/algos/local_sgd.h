@@ -1,0 +1,33 @@
+// SGD with momentum, Nesterov and weight decay over one flat parameter vector: the optimizer of
+// single-worker training and of every synchronous learner. Matches torch::optim::SGD with
+// dampening 0 (tests pin this down), but costs a few fused passes over one tensor instead of a
+// loop over every parameter tensor.
+#pragma once
+
+#include <torch/torch.h>
+
+namespace dsgd {
+
+struct SgdOptions {
+  double momentum = 0.0;      // γ
+  bool nesterov = false;
+  double weight_decay = 0.0;  // λ
+};
+
+class LocalSgd {
+ public:
+  LocalSgd(SgdOptions options, const torch::Tensor& like);
+
+  // One step at learning rate η. `grad` is used as scratch (it holds d afterwards).
+  void step(torch::Tensor& theta, torch::Tensor& grad, double lr);
+
+  // v: the momentum buffer (undefined when γ = 0). Exposed for averaging and checkpoints.
+  torch::Tensor& momentum_buffer() { return velocity_; }
+  const SgdOptions& options() const { return options_; }
+
+ private:
+  SgdOptions options_;
+  torch::Tensor velocity_;
+};
+
+}  // namespace dsgd

@@ -1,0 +1,22 @@
+// Single-worker SGD loop; see single_worker.h.
+#include "engine/single_worker.h"
+
+#include "algos/local_sgd.h"
+
+namespace dsgd {
+
+void train_single_worker(Session& session) {
+  const RunConfig& config = session.config();
+  FlatModel& model = session.model();
+  LocalSgd optimizer({config.momentum, config.nesterov, config.weight_decay}, model.params());
+  WorkerStream stream = session.make_stream(0);
+  for (int64_t update = 0; update < session.total_updates(); ++update) {
+    torch::Tensor loss = session.compute_gradient(stream.batch(update));
+    optimizer.step(model.params(), model.grads(), session.lr_at(update));
+    // Simulated time counts samples, as in the multi-worker engines.
+    double sim_time = static_cast<double>((update + 1) * config.batch_size);
+    session.after_update(update + 1, loss, sim_time, model.params());
+  }
+}
+
+}  // namespace dsgd

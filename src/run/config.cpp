@@ -1,0 +1,434 @@
+// Config keys as one table of typed specs: each spec knows its key, documentation, how to read
+// and write its member, its range check and which algorithms it belongs to. Adding a key is one
+// line in key_specs(); reading, writing, listing and errors follow from it.
+#include "run/config.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "algos/catalog.h"
+#include "core/errors.h"
+#include "core/names.h"
+
+namespace dsgd {
+namespace {
+
+using Applies = std::function<bool(const AlgorithmInfo&)>;
+
+struct KeySpec {
+  std::string key;
+  std::string type;
+  std::string help;
+  std::function<void(RunConfig&, const toml::node&)> read;
+  std::function<void(const RunConfig&, toml::table&)> write;
+  std::function<std::string(const RunConfig&)> show;
+  std::function<std::string(const RunConfig&)> check;  // "" when valid, else the reason
+  Applies applies;                                     // empty: every algorithm
+  std::string applies_to;                              // for the error message
+};
+
+std::string describe(const toml::node& node) {
+  std::ostringstream out;
+  if (node.is_string()) {
+    out << '"' << node.value<std::string>().value_or("") << '"';
+  } else {
+    node.visit([&](auto&& v) { out << v; });
+  }
+  return out.str();
+}
+
+ConfigError type_error(const std::string& key, const std::string& type, const toml::node& node,
+                       const std::string& example) {
+  return ConfigError(fmt::format("config key '{}' must be {}, got {}", key, type, describe(node)),
+                     fmt::format("for example: {} = {}", key, example));
+}
+
+// Typed reading and writing of one member.
+template <class T>
+struct Codec;
+
+template <>
+struct Codec<bool> {
+  static constexpr const char* type = "a boolean";
+  static bool read(const std::string& key, const toml::node& n) {
+    if (!n.is_boolean()) throw type_error(key, type, n, "true");
+    return *n.value<bool>();
+  }
+  static std::string show(bool v) { return v ? "true" : "false"; }
+  static void put(toml::table& t, const std::string& k, bool v) { t.insert_or_assign(k, v); }
+};
+
+template <>
+struct Codec<int64_t> {
+  static constexpr const char* type = "an integer";
+  static int64_t read(const std::string& key, const toml::node& n) {
+    if (!n.is_integer()) throw type_error(key, type, n, "4");
+    return *n.value<int64_t>();
+  }
+  static std::string show(int64_t v) { return std::to_string(v); }
+  static void put(toml::table& t, const std::string& k, int64_t v) { t.insert_or_assign(k, v); }
+};
+
+template <>
+struct Codec<double> {
+  static constexpr const char* type = "a number";
+  static double read(const std::string& key, const toml::node& n) {
+    if (!n.is_number()) throw type_error(key, type, n, "0.1");
+    return *n.value<double>();
+  }
+  static std::string show(double v) { return fmt::format("{}", v); }
+  static void put(toml::table& t, const std::string& k, double v) { t.insert_or_assign(k, v); }
+};
+
+template <>
+struct Codec<std::string> {
+  static constexpr const char* type = "a string";
+  static std::string read(const std::string& key, const toml::node& n) {
+    if (!n.is_string()) throw type_error(key, type, n, "\"name\"");
+    return *n.value<std::string>();
+  }
+  static std::string show(const std::string& v) { return '"' + v + '"'; }
+  static void put(toml::table& t, const std::string& k, const std::string& v) {
+    t.insert_or_assign(k, v);
+  }
+};
+
+template <>
+struct Codec<std::vector<double>> {
+  static constexpr const char* type = "a list of numbers";
+  static std::vector<double> read(const std::string& key, const toml::node& n) {
+    const toml::array* array = n.as_array();
+    if (array == nullptr) throw type_error(key, type, n, "[80, 120]");
+    std::vector<double> values;
+    for (const auto& item : *array) {
+      if (!item.is_number()) throw type_error(key, type, n, "[80, 120]");
+      values.push_back(*item.value<double>());
+    }
+    return values;
+  }
+  static std::string show(const std::vector<double>& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
+  static void put(toml::table& t, const std::string& k, const std::vector<double>& v) {
+    toml::array array;
+    for (double x : v) array.push_back(x);
+    t.insert_or_assign(k, std::move(array));
+  }
+};
+
+// Writes `value` at a dotted path, creating intermediate tables.
+template <class T>
+void put_dotted(toml::table& root, const std::string& key, const T& value) {
+  toml::table* table = &root;
+  std::string rest = key;
+  for (size_t dot; (dot = rest.find('.')) != std::string::npos;) {
+    std::string part = rest.substr(0, dot);
+    rest = rest.substr(dot + 1);
+    if (!table->contains(part)) table->insert(part, toml::table{});
+    table = (*table)[part].as_table();
+  }
+  Codec<T>::put(*table, rest, value);
+}
+
+template <class T>
+KeySpec spec(std::string key, T RunConfig::*member, std::string help,
+             std::function<std::string(const T&)> check = {}, Applies applies = {},
+             std::string applies_to = "") {
+  KeySpec s;
+  s.key = key;
+  s.type = Codec<T>::type;
+  s.help = std::move(help);
+  s.read = [key, member](RunConfig& c, const toml::node& n) { c.*member = Codec<T>::read(key, n); };
+  s.write = [key, member](const RunConfig& c, toml::table& t) { put_dotted(t, key, c.*member); };
+  s.show = [member](const RunConfig& c) { return Codec<T>::show(c.*member); };
+  if (check) s.check = [member, check](const RunConfig& c) { return check(c.*member); };
+  s.applies = std::move(applies);
+  s.applies_to = std::move(applies_to);
+  return s;
+}
+
+std::function<std::string(const double&)> at_least(double low, bool inclusive = true) {
+  return [=](const double& v) -> std::string {
+    if (!std::isfinite(v) || v < low || (!inclusive && v == low)) {
+      return fmt::format("must be {} {}", inclusive ? ">=" : ">", low);
+    }
+    return "";
+  };
+}
+std::function<std::string(const double&)> in_range(double low, double high_exclusive) {
+  return [=](const double& v) -> std::string {
+    if (!(v >= low && v < high_exclusive)) return fmt::format("must be in [{}, {})", low, high_exclusive);
+    return "";
+  };
+}
+std::function<std::string(const int64_t&)> int_at_least(int64_t low) {
+  return [=](const int64_t& v) -> std::string {
+    return v < low ? fmt::format("must be >= {}", low) : "";
+  };
+}
+std::function<std::string(const std::string&)> one_of(std::vector<std::string> names) {
+  return [=](const std::string& v) -> std::string {
+    for (const auto& n : names) if (n == v) return "";
+    std::string suggestion = closest_name(v, names);
+    return fmt::format("must be one of {}{}", fmt::join(names, ", "),
+                       suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)");
+  };
+}
+
+bool is_multi_worker(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kSingle; }
+bool uses_local_optimizer(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kAsync; }
+bool is_sync(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kSync; }
+bool is_delay_compensated(const AlgorithmInfo& a) {
+  return a.name == "dc-asgd" || a.name == "dana-dc";
+}
+
+const std::vector<KeySpec>& key_specs() {
+  static const std::vector<KeySpec> specs = {
+      spec("algo", &RunConfig::algo, "algorithm (see `dsgd list`)"),
+      spec("engine", &RunConfig::engine, "sim: simulated workers in one process; mpi: real processes",
+           one_of({"sim", "mpi"})),
+      spec("workers", &RunConfig::workers, "N asynchronous workers, or P synchronous learners",
+           int_at_least(1)),
+      spec("model", &RunConfig::model, "model (see `dsgd list`)"),
+      spec("dataset", &RunConfig::dataset, "dataset (see `dsgd list`)"),
+      spec("data_dir", &RunConfig::data_dir, "folder holding the dataset's files (empty: default)"),
+      spec("epochs", &RunConfig::epochs, "training length in epochs (dataset size / B updates each)",
+           at_least(0, false)),
+      spec("batch_size", &RunConfig::batch_size, "minibatch size B per worker", int_at_least(1)),
+      spec("lr", &RunConfig::lr, "learning rate η", at_least(0, false)),
+      spec("momentum", &RunConfig::momentum, "momentum γ", in_range(0, 1)),
+      spec("nesterov", &RunConfig::nesterov,
+           "Nesterov momentum for sgd and sync learners (async: use nag-asgd or dana-*)", {},
+           uses_local_optimizer, "sgd and the synchronous family"),
+      spec("weight_decay", &RunConfig::weight_decay, "weight decay λ", at_least(0)),
+      spec("lr_schedule", &RunConfig::lr_schedule, "constant, multistep or cosine",
+           one_of({"constant", "multistep", "cosine"})),
+      spec("lr_milestones", &RunConfig::lr_milestones, "epochs where multistep multiplies lr by lr_gamma"),
+      spec("lr_gamma", &RunConfig::lr_gamma, "multistep factor", at_least(0, false)),
+      spec("warmup_epochs", &RunConfig::warmup_epochs, "linear warm-up from lr/N to lr over this many epochs",
+           at_least(0)),
+      spec("seed", &RunConfig::seed, "seed of every random stream", int_at_least(0)),
+      spec("threads", &RunConfig::threads, "compute threads (0: every core)", int_at_least(0)),
+      spec("eval_every", &RunConfig::eval_every, "epochs between evaluations", at_least(0, false)),
+      spec("bn_batches", &RunConfig::bn_batches,
+           "training batches that re-estimate BatchNorm statistics before each evaluation",
+           int_at_least(0)),
+      spec("device", &RunConfig::device, "cpu or cuda", one_of({"cpu", "cuda"})),
+      spec("timing.shape", &RunConfig::timing_shape, "gamma shape k of minibatch times (CV = 1/sqrt(k))",
+           at_least(0, false), is_multi_worker, "multi-worker algorithms"),
+      spec("timing.speeds", &RunConfig::timing_speeds, "per-worker speed factors, one per worker", {},
+           is_multi_worker, "multi-worker algorithms"),
+      spec("timing.spread", &RunConfig::timing_spread, "speeds spread evenly over [1-s, 1+s]",
+           in_range(0, 1), is_multi_worker, "multi-worker algorithms"),
+      spec("timing.straggler_prob", &RunConfig::timing_straggler_prob,
+           "probability that a minibatch is a straggler", in_range(0, 1), is_multi_worker,
+           "multi-worker algorithms"),
+      spec("timing.straggler_factor", &RunConfig::timing_straggler_factor,
+           "slow-down factor of a straggler minibatch", at_least(1), is_multi_worker,
+           "multi-worker algorithms"),
+      spec("timing.trace", &RunConfig::timing_trace, "replay the worker arrival order in this file", {},
+           is_multi_worker, "multi-worker algorithms"),
+      spec("timing.record_trace", &RunConfig::timing_record_trace, "record the arrival order to this file",
+           {}, is_multi_worker, "multi-worker algorithms"),
+      spec("hier.group_size", &RunConfig::hier_group_size, "S learners per group", int_at_least(1),
+           [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
+      spec("hier.local_period", &RunConfig::hier_local_period, "K1 local steps between group averages",
+           int_at_least(1), [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
+      spec("hier.global_period", &RunConfig::hier_global_period,
+           "K2 local steps between global averages (a multiple of K1)", int_at_least(1),
+           [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
+      spec("kavg.period", &RunConfig::kavg_period, "K local steps between global averages",
+           int_at_least(1), [](const AlgorithmInfo& a) { return a.name == "kavg"; }, "kavg"),
+      spec("average_momentum", &RunConfig::average_momentum,
+           "also average momentum buffers when averaging parameters", {}, is_sync,
+           "the synchronous family"),
+      spec("dc.lambda", &RunConfig::dc_lambda, "delay-compensation strength λ_dc", at_least(0),
+           is_delay_compensated, "dc-asgd and dana-dc"),
+      spec("dc.adaptive", &RunConfig::dc_adaptive, "adaptive λ_dc (DC-ASGD-a)", {}, is_delay_compensated,
+           "dc-asgd and dana-dc"),
+      spec("dc.ms_decay", &RunConfig::dc_ms_decay, "decay m of the adaptive mean square", in_range(0, 1),
+           is_delay_compensated, "dc-asgd and dana-dc"),
+  };
+  return specs;
+}
+
+const KeySpec* find_spec(const std::string& key) {
+  for (const auto& s : key_specs()) {
+    if (s.key == key) return &s;
+  }
+  return nullptr;
+}
+
+// Flattens nested tables into dotted keys.
+void flatten(const toml::table& table, const std::string& prefix,
+             std::vector<std::pair<std::string, const toml::node*>>& out) {
+  for (auto&& [k, v] : table) {
+    std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const toml::table* sub = v.as_table()) {
+      flatten(*sub, key, out);
+    } else {
+      out.emplace_back(key, &v);
+    }
+  }
+}
+
+std::vector<std::string> all_keys() {
+  std::vector<std::string> keys;
+  for (const auto& s : key_specs()) keys.push_back(s.key);
+  return keys;
+}
+
+void assign(RunConfig& config, const std::string& key, const toml::node& node,
+            std::set<std::string>& set_keys) {
+  const KeySpec* s = find_spec(key);
+  if (s == nullptr) {
+    std::string suggestion = closest_name(key, all_keys());
+    throw ConfigError("unknown config key '" + key + "'",
+                      suggestion.empty() ? "`dsgd list keys` shows every key"
+                                         : "did you mean '" + suggestion + "'? `dsgd list keys` shows every key");
+  }
+  s->read(config, node);
+  set_keys.insert(key);
+}
+
+toml::table parse_toml(const std::string& text, const std::string& source) {
+  try {
+    return toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: malformed TOML: {}", source, e.source().begin.line,
+                                  e.source().begin.column, e.description()),
+                      "fix the syntax; strings need quotes, e.g. algo = \"dana-slim\"");
+  }
+}
+
+void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
+  for (const auto& s : key_specs()) {
+    if (!s.check) continue;
+    std::string problem = s.check(c);
+    if (!problem.empty()) {
+      throw ConfigError(fmt::format("config key '{}' = {} {}", s.key, s.show(c), problem),
+                        s.key + ": " + s.help);
+    }
+  }
+  const AlgorithmInfo& algo = find_algorithm(c.algo);
+  for (const auto& key : set_keys) {
+    const KeySpec* s = find_spec(key);
+    if (s->applies && !s->applies(algo)) {
+      throw ConfigError(fmt::format("config key '{}' applies to {}, not to algo = \"{}\"", key,
+                                    s->applies_to, c.algo),
+                        "remove it, or choose an algorithm it belongs to");
+    }
+  }
+  if (algo.family == AlgorithmFamily::kSingle && c.workers != 1) {
+    throw ConfigError(fmt::format("algo = \"sgd\" trains one worker, but workers = {}", c.workers),
+                      "use workers = 1, or a distributed algorithm (e.g. dana-slim, hier-avg)");
+  }
+  for (size_t i = 0; i < c.lr_milestones.size(); ++i) {
+    if (c.lr_milestones[i] <= 0 || (i > 0 && c.lr_milestones[i] <= c.lr_milestones[i - 1])) {
+      throw ConfigError("config key 'lr_milestones' must be positive and increasing",
+                        "for example: lr_milestones = [80, 120]");
+    }
+  }
+  if (c.lr_schedule == "multistep" && c.lr_milestones.empty()) {
+    throw ConfigError("lr_schedule = \"multistep\" needs lr_milestones",
+                      "for example: lr_milestones = [80, 120]");
+  }
+  if (c.warmup_epochs > c.epochs) {
+    throw ConfigError(fmt::format("warmup_epochs = {} exceeds epochs = {}", c.warmup_epochs, c.epochs),
+                      "shorten the warm-up");
+  }
+  if (!c.timing_speeds.empty()) {
+    if (static_cast<int64_t>(c.timing_speeds.size()) != c.workers) {
+      throw ConfigError(fmt::format("timing.speeds has {} entries but workers = {}",
+                                    c.timing_speeds.size(), c.workers),
+                        "give one speed factor per worker");
+    }
+    for (double s : c.timing_speeds) {
+      if (!(s > 0)) throw ConfigError("timing.speeds must all be > 0", "for example: [1, 1, 0.5]");
+    }
+  }
+  if (c.hier_global_period % c.hier_local_period != 0) {
+    throw ConfigError(fmt::format("hier.global_period = {} is not a multiple of hier.local_period = {}",
+                                  c.hier_global_period, c.hier_local_period),
+                      "K2 must be a multiple of K1, e.g. local_period = 4, global_period = 16");
+  }
+  if (algo.name == "hier-avg" && c.workers % c.hier_group_size != 0) {
+    throw ConfigError(fmt::format("workers = {} is not a multiple of hier.group_size = {}", c.workers,
+                                  c.hier_group_size),
+                      "groups are S consecutive learners: choose S dividing P");
+  }
+}
+
+RunConfig build(const toml::table* file_table, const std::vector<std::string>& overrides) {
+  RunConfig config;
+  std::set<std::string> set_keys;
+  if (file_table != nullptr) {
+    std::vector<std::pair<std::string, const toml::node*>> entries;
+    flatten(*file_table, "", entries);
+    for (const auto& [key, node] : entries) assign(config, key, *node, set_keys);
+  }
+  for (const auto& override_text : overrides) {
+    size_t eq = override_text.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw ConfigError("--set '" + override_text + "' is not KEY=VALUE", "for example: --set lr=0.05");
+    }
+    std::string key = override_text.substr(0, eq);
+    std::string value = override_text.substr(eq + 1);
+    toml::table parsed;
+    try {
+      parsed = toml::parse("v = " + value);
+    } catch (const toml::parse_error&) {
+      parsed = toml::table{{"v", value}};  // a bare word: take it as a string
+    }
+    assign(config, key, *parsed.get("v"), set_keys);
+  }
+  validate(config, set_keys);
+  return config;
+}
+
+}  // namespace
+
+std::vector<ConfigKeyInfo> config_keys() {
+  RunConfig defaults;
+  std::vector<ConfigKeyInfo> keys;
+  for (const auto& s : key_specs()) keys.push_back({s.key, s.type, s.show(defaults), s.help});
+  return keys;
+}
+
+RunConfig parse_config(const std::string& toml_text, const std::vector<std::string>& overrides) {
+  toml::table table = parse_toml(toml_text, "config");
+  return build(&table, overrides);
+}
+
+RunConfig load_config(const std::string& toml_path, const std::vector<std::string>& overrides) {
+  if (toml_path.empty()) return build(nullptr, overrides);
+  std::ifstream in(toml_path);
+  if (!in) {
+    throw ConfigError("cannot read config file '" + toml_path + "'",
+                      "check the path given to -c");
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  toml::table table = parse_toml(text.str(), toml_path);
+  return build(&table, overrides);
+}
+
+std::string to_toml(const RunConfig& config) {
+  // Only the keys that belong to this algorithm, so that the file is valid input again.
+  const AlgorithmInfo& algo = find_algorithm(config.algo);
+  toml::table root;
+  for (const auto& s : key_specs()) {
+    if (!s.applies || s.applies(algo)) s.write(config, root);
+  }
+  std::ostringstream out;
+  out << root << '\n';
+  return out.str();
+}
+
+}  // namespace dsgd

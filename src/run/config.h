@@ -1,0 +1,78 @@
+// The resolved configuration of one run: every key of the interface contract with its default,
+// read from a TOML file plus `--set KEY=VALUE` overrides, validated once, and written back as the
+// run folder's config.toml. The defaults are the embedded default job.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dsgd {
+
+struct RunConfig {
+  std::string algo = "sgd";
+  std::string engine = "sim";
+  int64_t workers = 1;
+  std::string model = "lenet5-bn";
+  std::string dataset = "fashion-mnist";
+  std::string data_dir;  // empty: the dataset's default place
+  double epochs = 3;
+  int64_t batch_size = 128;
+  double lr = 0.1;
+  double momentum = 0.9;
+  bool nesterov = false;
+  double weight_decay = 0.0;
+  std::string lr_schedule = "constant";
+  std::vector<double> lr_milestones;
+  double lr_gamma = 0.1;
+  double warmup_epochs = 0.0;
+  int64_t seed = 1;
+  int64_t threads = 0;  // 0: every core
+  double eval_every = 1.0;  // epochs between evaluations
+  int64_t bn_batches = 20;  // training batches that re-estimate BatchNorm statistics
+  std::string device = "cpu";
+
+  // Simulator timing (async and sync families).
+  double timing_shape = 100.0;  // gamma shape k: minibatch time ~ Gamma(k, B/k)
+  std::vector<double> timing_speeds;  // per-worker speed factors (time divides by it)
+  double timing_spread = 0.0;  // speeds spread evenly over [1 - s, 1 + s] when no list is given
+  double timing_straggler_prob = 0.0;
+  double timing_straggler_factor = 1.0;
+  std::string timing_trace;         // replay this arrival order
+  std::string timing_record_trace;  // write the arrival order here
+
+  // Synchronous family.
+  int64_t hier_group_size = 1;
+  int64_t hier_local_period = 1;
+  int64_t hier_global_period = 1;
+  int64_t kavg_period = 1;
+  bool average_momentum = false;
+
+  // Delay compensation.
+  double dc_lambda = 2.0;
+  bool dc_adaptive = false;
+  double dc_ms_decay = 0.95;
+};
+
+// A config key's documentation, for `dsgd list keys` and error hints.
+struct ConfigKeyInfo {
+  std::string key;
+  std::string type;
+  std::string default_value;
+  std::string help;
+};
+std::vector<ConfigKeyInfo> config_keys();
+
+// Builds the config: defaults, then the TOML file (if not empty), then each "KEY=VALUE" override
+// in order. VALUE is read as a TOML value, and as a plain string when it is not one (so
+// `--set algo=dana-zero` works unquoted). Throws ConfigError naming the key for unknown keys
+// (with the closest valid name), wrong types, out-of-range values, and keys that belong to an
+// algorithm other than the one chosen.
+RunConfig load_config(const std::string& toml_path, const std::vector<std::string>& overrides);
+
+// Parses TOML text (for tests and embedded configs) the same way.
+RunConfig parse_config(const std::string& toml_text, const std::vector<std::string>& overrides);
+
+// The resolved config as TOML, every key present.
+std::string to_toml(const RunConfig& config);
+
+}  // namespace dsgd

@@ -1,0 +1,78 @@
+// Test-set evaluation and BatchNorm re-estimation; see evaluator.h.
+#include "run/evaluator.h"
+
+#include "models/model.h"
+
+namespace dsgd {
+namespace {
+
+template <class Fn>
+void for_each_batchnorm(torch::nn::Module& module, Fn fn) {
+  for (auto& m : module.modules(/*include_self=*/true)) {
+    if (auto* bn = dynamic_cast<torch::nn::BatchNorm1dImpl*>(m.get())) fn(*bn);
+    if (auto* bn = dynamic_cast<torch::nn::BatchNorm2dImpl*>(m.get())) fn(*bn);
+  }
+}
+
+}  // namespace
+
+bool has_batchnorm(torch::nn::Module& module) {
+  bool found = false;
+  for_each_batchnorm(module, [&](auto&) { found = true; });
+  return found;
+}
+
+void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first, int64_t batches,
+                          torch::Device device) {
+  torch::nn::Module& module = model.module();
+  if (batches <= 0 || !has_batchnorm(module)) return;
+  torch::NoGradGuard no_grad;
+  std::vector<c10::optional<double>> saved_momentum;
+  // momentum = None makes BatchNorm keep a cumulative average, i.e. the exact mean over batches.
+  for_each_batchnorm(module, [&](auto& bn) {
+    saved_momentum.push_back(bn.options.momentum());
+    bn.options.momentum(c10::nullopt);
+    bn.reset_running_stats();
+  });
+  bool was_training = module.is_training();
+  module.train(true);
+  auto* forward_model = dynamic_cast<Model*>(&module);
+  TORCH_CHECK(forward_model != nullptr, "reestimate_batchnorm needs a dsgd::Model");
+  for (int64_t k = 0; k < batches; ++k) {
+    Batch batch = stream.batch(first + k);
+    forward_model->forward(batch.inputs.to(device));
+  }
+  size_t i = 0;
+  for_each_batchnorm(module, [&](auto& bn) { bn.options.momentum(saved_momentum[i++]); });
+  module.train(was_training);
+}
+
+EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& norm,
+                    torch::Device device, int64_t chunk) {
+  torch::NoGradGuard no_grad;
+  torch::nn::Module& module = model.module();
+  auto* forward_model = dynamic_cast<Model*>(&module);
+  TORCH_CHECK(forward_model != nullptr, "evaluate needs a dsgd::Model");
+  bool was_training = module.is_training();
+  module.eval();
+  double loss_sum = 0.0;
+  int64_t correct = 0;
+  for (int64_t start = 0; start < data.size(); start += chunk) {
+    int64_t n = std::min(chunk, data.size() - start);
+    torch::Tensor inputs = normalize_images(data.images.narrow(0, start, n), norm).to(device);
+    torch::Tensor labels = data.labels.narrow(0, start, n).to(device);
+    torch::Tensor logits = forward_model->forward(inputs);
+    loss_sum += torch::nn::functional::cross_entropy(
+                    logits, labels,
+                    torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                    .item<double>();
+    correct += logits.argmax(1).eq(labels).sum().item<int64_t>();
+  }
+  module.train(was_training);
+  EvalResult result;
+  result.loss = loss_sum / static_cast<double>(data.size());
+  result.accuracy = static_cast<double>(correct) / static_cast<double>(data.size());
+  return result;
+}
+
+}  // namespace dsgd

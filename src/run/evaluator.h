@@ -1,0 +1,31 @@
+// Evaluation of a parameter vector on the test set. Parameters that come from a server (or an
+// average of learners) have no BatchNorm statistics of their own, so before each evaluation the
+// running statistics are re-estimated: reset, then a cumulative average over a few training
+// batches in training mode. The same is done for single-worker runs so all runs compare alike.
+#pragma once
+
+#include <torch/torch.h>
+
+#include "core/flat_model.h"
+#include "data/dataset.h"
+#include "data/worker_stream.h"
+
+namespace dsgd {
+
+struct EvalResult {
+  double loss = 0.0;
+  double accuracy = 0.0;  // fraction in [0, 1]
+};
+
+// Re-estimates every BatchNorm module's running statistics from `batches` batches of `stream`
+// (starting at batch `first`). A model without BatchNorm is left untouched.
+void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first, int64_t batches,
+                          torch::Device device);
+
+// Mean cross-entropy and accuracy over the whole dataset, in eval mode, batches of `chunk`.
+EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& norm,
+                    torch::Device device, int64_t chunk = 1000);
+
+bool has_batchnorm(torch::nn::Module& module);
+
+}  // namespace dsgd

@@ -1,0 +1,18 @@
+// Learning rate as a function of the fractional epoch: constant, multistep or cosine, times a
+// linear warm-up from η/N to η over the first W epochs (the DANA paper's setting for N workers).
+#pragma once
+
+#include "run/config.h"
+
+namespace dsgd {
+
+class LrSchedule {
+ public:
+  explicit LrSchedule(const RunConfig& config);
+  double at(double epoch) const;
+
+ private:
+  RunConfig config_;
+};
+
+}  // namespace dsgd

@@ -1,0 +1,50 @@
+// Progress line and log lines; see progress.h.
+#include "run/progress.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace dsgd {
+
+std::string format_duration(double seconds) {
+  auto s = static_cast<int64_t>(seconds + 0.5);
+  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+Progress::Progress(int64_t total_updates)
+    : total_(total_updates),
+      terminal_(::isatty(STDERR_FILENO) != 0),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
+
+void Progress::update(int64_t updates, double epoch, double lr, double train_loss) {
+  if (!terminal_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (now - last_draw_ < std::chrono::milliseconds(250) && updates < total_) return;
+  last_draw_ = now;
+  double elapsed = std::chrono::duration<double>(now - start_).count();
+  double rate = elapsed > 0 ? static_cast<double>(updates) / elapsed : 0.0;
+  double eta = rate > 0 ? static_cast<double>(total_ - updates) / rate : 0.0;
+  std::fprintf(stderr, "\r\033[Kepoch %.2f  %3.0f%%  %.0f upd/s  lr %.4g  loss %.4f  ETA %s",
+               epoch, 100.0 * static_cast<double>(updates) / static_cast<double>(total_), rate, lr,
+               train_loss, format_duration(eta).c_str());
+  std::fflush(stderr);
+  line_open_ = true;
+}
+
+void Progress::log(const std::string& line) {
+  if (line_open_) std::fprintf(stderr, "\r\033[K");
+  line_open_ = false;
+  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(stderr);
+}
+
+void Progress::finish() {
+  if (line_open_) std::fprintf(stderr, "\r\033[K");
+  line_open_ = false;
+}
+
+}  // namespace dsgd

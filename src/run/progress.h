@@ -1,0 +1,29 @@
+// Progress reporting: on a terminal, one line rewritten in place with rate and ETA; otherwise
+// (logs, CI) a plain line per evaluation, so log files stay readable.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace dsgd {
+
+class Progress {
+ public:
+  explicit Progress(int64_t total_updates);
+  // Cheap to call every update; redraws at most a few times a second on a terminal.
+  void update(int64_t updates, double epoch, double lr, double train_loss);
+  // Always printed, as its own line.
+  void log(const std::string& line);
+  void finish();
+
+ private:
+  int64_t total_;
+  bool terminal_;
+  bool line_open_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_draw_;
+};
+
+std::string format_duration(double seconds);
+
+}  // namespace dsgd

@@ -1,0 +1,123 @@
+// Run folder writing; see run_folder.h.
+#include "run/run_folder.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+
+#include "core/errors.h"
+
+namespace dsgd {
+
+namespace fs = std::filesystem;
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    throw Error(fmt::format("cannot write {}: {}", temp, std::strerror(errno)),
+                "check that the run folder is writable and the disk is not full");
+  }
+  const char* data = content.data();
+  size_t left = content.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, data, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      ::unlink(temp.c_str());
+      throw Error(fmt::format("cannot write {}: {}", temp, std::strerror(err)),
+                  "check free disk space");
+    }
+    data += n;
+    left -= static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    ::unlink(temp.c_str());
+    throw Error(fmt::format("cannot flush {}: {}", temp, std::strerror(errno)), "check the disk");
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(temp.c_str());
+    throw Error(fmt::format("cannot rename {} to {}: {}", temp, path, std::strerror(err)),
+                "check the run folder's permissions");
+  }
+}
+
+const std::vector<std::string>& base_metric_columns() {
+  static const std::vector<std::string> columns = {
+      "epoch",     "updates",   "sim_time", "wall_time",      "lr",           "train_loss",
+      "test_loss", "test_acc", "staleness_mean", "staleness_max", "gap_rms"};
+  return columns;
+}
+
+RunFolder::RunFolder(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  if (fs::exists(fs::path(path_) / "metrics.csv") || fs::exists(fs::path(path_) / "summary.json")) {
+    throw ConfigError("run folder '" + path_ + "' already holds a run",
+                      "choose another --out, or remove that folder if you no longer need it");
+  }
+  fs::create_directories(path_, ec);
+  if (ec) {
+    throw ConfigError("cannot create run folder '" + path_ + "': " + ec.message(),
+                      "choose a writable --out");
+  }
+}
+
+void RunFolder::write_config(const std::string& toml_text) {
+  write_file_atomically(file("config.toml"), toml_text);
+}
+
+void RunFolder::append_metrics(const std::map<std::string, double>& row) {
+  if (columns_.empty()) {
+    columns_ = base_metric_columns();
+    for (const auto& [name, value] : row) {
+      if (std::find(columns_.begin(), columns_.end(), name) == columns_.end()) {
+        columns_.push_back(name);
+      }
+    }
+    metrics_text_ = fmt::format("{}\n", fmt::join(columns_, ","));
+  }
+  std::vector<std::string> cells;
+  for (const auto& column : columns_) {
+    auto it = row.find(column);
+    if (it == row.end()) {
+      cells.emplace_back();
+    } else if (std::isfinite(it->second) && it->second == std::floor(it->second) &&
+               std::fabs(it->second) < 1e15) {
+      cells.push_back(fmt::format("{}", static_cast<int64_t>(it->second)));
+    } else {
+      cells.push_back(fmt::format("{:.6g}", it->second));
+    }
+  }
+  metrics_text_ += fmt::format("{}\n", fmt::join(cells, ","));
+  write_file_atomically(file("metrics.csv"), metrics_text_);
+}
+
+void RunFolder::write_summary(const nlohmann::json& summary) {
+  write_file_atomically(file("summary.json"), summary.dump(2) + "\n");
+}
+
+std::string default_run_path(const std::string& algo) {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &utc);
+  std::string base = fmt::format("runs/{}-{}", stamp, algo);
+  std::string path = base;
+  for (int i = 2; fs::exists(path); ++i) path = fmt::format("{}-{}", base, i);
+  return path;
+}
+
+}  // namespace dsgd

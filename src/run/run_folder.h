@@ -1,0 +1,43 @@
+// The run folder: resolved config.toml, metrics.csv (one row per evaluation) and summary.json.
+// Every file is written atomically (temporary file, fsync, rename), so a crash, a NaN or a
+// killed job never leaves a half-written file: readers see the previous version or the new one.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dsgd {
+
+// Writes `content` to `path` so that `path` is always either the old or the new file.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+// The columns of metrics.csv that every run has, in order; engines may add more.
+const std::vector<std::string>& base_metric_columns();
+
+class RunFolder {
+ public:
+  // Creates the folder (and parents). Refuses a folder that already holds a run's files, so
+  // that earlier results are never overwritten.
+  explicit RunFolder(std::string path);
+
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+  void write_config(const std::string& toml_text);
+  // Columns are fixed by the first call; a missing value is written empty.
+  void append_metrics(const std::map<std::string, double>& row);
+  void write_summary(const nlohmann::json& summary);
+
+ private:
+  std::string path_;
+  std::vector<std::string> columns_;
+  std::string metrics_text_;
+};
+
+// runs/<UTC timestamp>-<algo>, made unique with a numeric suffix if needed.
+std::string default_run_path(const std::string& algo);
+
+}  // namespace dsgd

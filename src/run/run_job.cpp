@@ -1,0 +1,40 @@
+// Job dispatch; see run_job.h.
+#include "run/run_job.h"
+
+#include <iostream>
+
+#include "algos/catalog.h"
+#include "core/errors.h"
+#include "engine/single_worker.h"
+#include "run/session.h"
+
+namespace dsgd {
+
+std::string run_job(const RunConfig& config, const std::string& out_dir) {
+  const AlgorithmInfo& algo = find_algorithm(config.algo);
+  if (config.engine == "mpi") {
+    throw ConfigError("engine = \"mpi\" is not available in this build yet",
+                      "use engine = \"sim\" (the default)");
+  }
+  if (algo.family != AlgorithmFamily::kSingle) {
+    throw ConfigError("algo = \"" + config.algo + "\" has no engine in this build yet",
+                      "use algo = \"sgd\"");
+  }
+  Session session(config);
+  std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;
+  session.open_folder(path);
+  std::cerr << "run folder: " << path << "\n";
+  try {
+    train_single_worker(session);
+  } catch (const DivergedError& e) {
+    session.write_summary("diverged", e.what());
+    throw;
+  } catch (const std::exception& e) {
+    session.write_summary("failed", e.what());
+    throw;
+  }
+  session.write_summary("ok");
+  return path;
+}
+
+}  // namespace dsgd

@@ -1,0 +1,16 @@
+// Runs one job end to end: session (validation, data, model), run folder, the engine the
+// algorithm's family needs, and the final summary whatever happened.
+#pragma once
+
+#include <string>
+
+#include "run/config.h"
+
+namespace dsgd {
+
+// Returns the run folder's path. Throws the error that ended the run (after recording it in
+// summary.json when a folder exists): ConfigError/DataError before any training, DivergedError
+// when the loss blew up, anything else as is.
+std::string run_job(const RunConfig& config, const std::string& out_dir);
+
+}  // namespace dsgd

@@ -1,0 +1,174 @@
+// Shared run machinery; see session.h.
+#include "run/session.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <thread>
+
+#include "core/errors.h"
+#include "run/evaluator.h"
+
+namespace dsgd {
+namespace {
+
+torch::Device choose_device(const std::string& name) {
+  if (name == "cuda") {
+    if (!torch::cuda::is_available()) {
+      throw ConfigError("device = \"cuda\", but this LibTorch has no CUDA support or sees no GPU",
+                        "use device = \"cpu\", or build dsgd against a CUDA-enabled LibTorch");
+    }
+    return torch::Device(torch::kCUDA);
+  }
+  return torch::Device(torch::kCPU);
+}
+
+// The stream id used for BatchNorm re-estimation: past every real worker, so that it never
+// consumes a worker's batches.
+constexpr int64_t kEvaluationStreamOffset = 1;
+
+}  // namespace
+
+Session::Session(const RunConfig& config)
+    : Session(config, load_dataset(config.dataset, config.data_dir,
+                                   static_cast<uint64_t>(config.seed))) {}
+
+Session::Session(const RunConfig& config, DatasetPair data)
+    : config_(config),
+      device_(choose_device(config.device)),
+      data_(std::move(data)),
+      schedule_(config),
+      progress_(1),
+      start_(std::chrono::steady_clock::now()) {
+  int64_t threads = config_.threads > 0
+                        ? config_.threads
+                        : static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  torch::set_num_threads(static_cast<int>(threads));
+  if (config_.batch_size > data_.train.size()) {
+    throw ConfigError(fmt::format("batch_size = {} exceeds the {} training samples of {}",
+                                  config_.batch_size, data_.train.size(), config_.dataset),
+                      "choose a smaller batch_size");
+  }
+  torch::manual_seed(static_cast<uint64_t>(config_.seed));
+  InputShape shape{data_.train.channels(), data_.train.height(), data_.train.width(),
+                   data_.train.num_classes};
+  net_ = make_model(config_.model, shape);
+  flat_ = std::make_unique<FlatModel>(net_, device_);
+  updates_per_epoch_ = data_.train.size() / config_.batch_size;
+  total_updates_ = std::max<int64_t>(
+      1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
+  bn_stream_ = std::make_unique<WorkerStream>(
+      data_.train, data_.normalization, data_.augment, config_.batch_size,
+      static_cast<uint64_t>(config_.seed), config_.workers + kEvaluationStreamOffset);
+  progress_ = Progress(total_updates_);
+  loss_sum_ = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device_));
+}
+
+void Session::open_folder(const std::string& path) {
+  folder_.emplace(path);
+  folder_->write_config(to_toml(config_));
+  write_summary("running");
+}
+
+WorkerStream Session::make_stream(int64_t worker) const {
+  return WorkerStream(data_.train, data_.normalization, data_.augment, config_.batch_size,
+                      static_cast<uint64_t>(config_.seed), worker);
+}
+
+torch::Tensor Session::compute_gradient(const Batch& batch) {
+  flat_->zero_grad();
+  torch::Tensor logits = net_->forward(batch.inputs.to(device_));
+  torch::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.labels.to(device_));
+  loss.backward();
+  return loss.detach();
+}
+
+void Session::after_update(int64_t updates, const torch::Tensor& loss, double sim_time,
+                           const torch::Tensor& eval_params,
+                           const std::function<std::map<std::string, double>()>& extra) {
+  updates_done_ = updates;
+  sim_time_ = sim_time;
+  last_lr_ = lr_at(updates - 1);
+  loss_sum_.add_(loss);
+  ++loss_count_;
+  // Reading the loss back forces a device sync, so do it every few updates, not every one.
+  bool checkpoint_due = updates - last_checked_ >= 20 || updates == total_updates_;
+  int64_t eval_at = std::min<int64_t>(
+      total_updates_, std::llround(static_cast<double>(next_eval_index_) * config_.eval_every *
+                                   static_cast<double>(updates_per_epoch_)));
+  bool eval_due = updates >= eval_at;
+  if (checkpoint_due || eval_due) check_finite(updates);
+  progress_.update(updates, epoch_of(updates), last_lr_, last_train_loss_);
+  if (eval_due) {
+    evaluate_now(updates, sim_time, eval_params, extra ? extra() : std::map<std::string, double>{});
+    ++next_eval_index_;
+  }
+}
+
+void Session::check_finite(int64_t updates) {
+  last_checked_ = updates;
+  double mean = loss_sum_.item<double>() / static_cast<double>(std::max<int64_t>(1, loss_count_));
+  if (!std::isfinite(mean)) {
+    std::string where = fmt::format("epoch {:.3f} (update {})", epoch_of(updates), updates);
+    summary_extra_["diverged_at_epoch"] = epoch_of(updates);
+    summary_extra_["diverged_at_update"] = updates;
+    throw DivergedError("training diverged: the loss became NaN or Inf at " + where,
+                        "lower lr, add warm-up (warmup_epochs), or reduce momentum");
+  }
+  last_train_loss_ = mean;
+}
+
+void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
+                           const std::map<std::string, double>& extra) {
+  torch::NoGradGuard no_grad;
+  if (!eval_params.is_same(flat_->params())) flat_->params().copy_(eval_params);
+  reestimate_batchnorm(*flat_, *bn_stream_, evaluations_ * config_.bn_batches, config_.bn_batches,
+                       device_);
+  EvalResult result = evaluate(*flat_, data_.test, data_.normalization, device_);
+  ++evaluations_;
+  final_acc_ = result.accuracy;
+  best_acc_ = std::max(best_acc_, result.accuracy);
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::map<std::string, double> row = extra;
+  row["epoch"] = epoch_of(updates);
+  row["updates"] = static_cast<double>(updates);
+  row["sim_time"] = sim_time;
+  row["wall_time"] = wall;
+  row["lr"] = last_lr_;
+  row["train_loss"] = last_train_loss_;
+  row["test_loss"] = result.loss;
+  row["test_acc"] = result.accuracy;
+  if (folder_) folder_->append_metrics(row);
+  progress_.log(fmt::format("epoch {:.2f}  updates {}  train_loss {:.4f}  test_loss {:.4f}  "
+                            "test_acc {:.4f}  lr {:.4g}  wall {}",
+                            epoch_of(updates), updates, last_train_loss_, result.loss,
+                            result.accuracy, last_lr_, format_duration(wall)));
+  loss_sum_.zero_();
+  loss_count_ = 0;
+  if (folder_) write_summary("running");
+}
+
+void Session::write_summary(const std::string& status, const std::string& error) {
+  if (!folder_) return;
+  progress_.finish();
+  nlohmann::json summary = summary_extra_;
+  summary["status"] = status;
+  summary["final_test_acc"] = final_acc_;
+  summary["best_test_acc"] = best_acc_;
+  summary["epochs"] = epoch_of(updates_done_);
+  summary["updates"] = updates_done_;
+  summary["wall_time"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  summary["sim_time"] = sim_time_;
+  summary["algo"] = config_.algo;
+  summary["engine"] = config_.engine;
+  summary["workers"] = config_.workers;
+  summary["model"] = config_.model;
+  summary["dataset"] = config_.dataset;
+  summary["parameters"] = flat_->num_params();
+  summary["evaluations"] = evaluations_;
+  if (!error.empty()) summary["error"] = error;
+  folder_->write_summary(summary);
+}
+
+}  // namespace dsgd

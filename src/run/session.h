@@ -1,0 +1,101 @@
+// One training run's shared machinery, used by every engine: the resolved config, data, the
+// model replica (as flat tensors), the LR schedule, evaluation with BatchNorm re-estimation,
+// train-loss and divergence tracking, progress output and the run folder. Engines only decide
+// who computes which gradient when, and call after_update() once per server update.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "core/flat_model.h"
+#include "data/dataset.h"
+#include "data/worker_stream.h"
+#include "models/model.h"
+#include "run/config.h"
+#include "run/lr_schedule.h"
+#include "run/progress.h"
+#include "run/run_folder.h"
+
+namespace dsgd {
+
+class Session {
+ public:
+  // Validates everything that depends on input (device, dataset files, model for the data
+  // shape) before anything is written: bad input fails here and leaves no run folder behind.
+  explicit Session(const RunConfig& config);
+  // The same with data already in memory (tests, benchmarks, synthetic shapes).
+  Session(const RunConfig& config, DatasetPair data);
+
+  // Creates the run folder and writes the resolved config. Call once, after construction.
+  void open_folder(const std::string& path);
+  const RunFolder* folder() const { return folder_ ? &*folder_ : nullptr; }
+
+  const RunConfig& config() const { return config_; }
+  const DatasetPair& data() const { return data_; }
+  Model& net() { return *net_; }
+  FlatModel& model() { return *flat_; }
+  torch::Device device() const { return device_; }
+
+  int64_t updates_per_epoch() const { return updates_per_epoch_; }
+  int64_t total_updates() const { return total_updates_; }
+  double epoch_of(int64_t updates) const {
+    return static_cast<double>(updates) / static_cast<double>(updates_per_epoch_);
+  }
+  double lr_at(int64_t updates) const { return schedule_.at(epoch_of(updates)); }
+
+  // Worker i's stream of training batches (the same for every engine).
+  WorkerStream make_stream(int64_t worker) const;
+
+  // Forward and backward of one batch on the replica at its current parameters: fills
+  // model().grads() and returns the (detached) loss.
+  torch::Tensor compute_gradient(const Batch& batch);
+
+  // Records one finished update. When an evaluation is due, `eval_params` (a flat vector) is
+  // evaluated and a metrics row written with `extra` columns. Throws DivergedError when the
+  // training loss is no longer finite.
+  void after_update(int64_t updates, const torch::Tensor& loss, double sim_time,
+                    const torch::Tensor& eval_params,
+                    const std::function<std::map<std::string, double>()>& extra = {});
+
+  // Fields engines add to summary.json (server bytes, staleness histogram, ...).
+  nlohmann::json& summary_extra() { return summary_extra_; }
+  // Writes summary.json with status "ok", "diverged" or "failed".
+  void write_summary(const std::string& status, const std::string& error = "");
+
+ private:
+  void check_finite(int64_t updates);
+  void evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
+                    const std::map<std::string, double>& extra);
+
+  RunConfig config_;
+  torch::Device device_;
+  DatasetPair data_;
+  std::shared_ptr<Model> net_;
+  std::unique_ptr<FlatModel> flat_;
+  LrSchedule schedule_;
+  int64_t updates_per_epoch_ = 0;
+  int64_t total_updates_ = 0;
+  std::optional<RunFolder> folder_;
+  std::unique_ptr<WorkerStream> bn_stream_;
+  Progress progress_;
+
+  torch::Tensor loss_sum_;  // on device, since the last evaluation
+  int64_t loss_count_ = 0;
+  int64_t last_checked_ = 0;
+  int64_t next_eval_index_ = 1;
+  int64_t evaluations_ = 0;
+  int64_t updates_done_ = 0;
+  double sim_time_ = 0.0;
+  double last_train_loss_ = 0.0;
+  double final_acc_ = 0.0;
+  double best_acc_ = 0.0;
+  double last_lr_ = 0.0;
+  std::chrono::steady_clock::time_point start_;
+  nlohmann::json summary_extra_ = nlohmann::json::object();
+};
+
+}  // namespace dsgd

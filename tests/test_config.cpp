@@ -1,0 +1,122 @@
+// Config parsing, validation and LR schedules: every bad input names the key.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/errors.h"
+#include "run/config.h"
+#include "run/lr_schedule.h"
+
+namespace dsgd {
+namespace {
+
+// Expects a ConfigError whose message or hint contains each of `needles`.
+template <class Fn>
+void expect_config_error(Fn fn, std::vector<std::string> needles) {
+  try {
+    fn();
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    std::string text = std::string(e.what()) + " | " + e.hint();
+    for (const auto& n : needles) EXPECT_NE(text.find(n), std::string::npos) << text;
+  }
+}
+
+TEST(Config, DefaultsAreTheDefaultJob) {
+  RunConfig c = parse_config("", {});
+  EXPECT_EQ(c.algo, "sgd");
+  EXPECT_EQ(c.model, "lenet5-bn");
+  EXPECT_EQ(c.dataset, "fashion-mnist");
+  EXPECT_EQ(c.batch_size, 128);
+  EXPECT_DOUBLE_EQ(c.lr, 0.1);
+  EXPECT_DOUBLE_EQ(c.momentum, 0.9);
+}
+
+TEST(Config, FileThenOverridesInOrder) {
+  RunConfig c = parse_config(
+      "lr = 0.05\nepochs = 2\nlr_schedule = 'multistep'\nlr_milestones = [1, 1.5]\n"
+      "[timing]\nshape = 10\n",
+      {"lr=0.2", "model=mlp", "nesterov=true", "lr=0.3"});
+  EXPECT_DOUBLE_EQ(c.lr, 0.3);
+  EXPECT_DOUBLE_EQ(c.epochs, 2);
+  EXPECT_EQ(c.model, "mlp");
+  EXPECT_TRUE(c.nesterov);
+  ASSERT_EQ(c.lr_milestones.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.lr_milestones[1], 1.5);
+}
+
+TEST(Config, UnknownKeySuggestsClosest) {
+  expect_config_error([] { parse_config("", {"learning_rat=0.1"}); }, {"learning_rat"});
+  expect_config_error([] { parse_config("bach_size = 64", {}); }, {"bach_size", "batch_size"});
+  expect_config_error([] { parse_config("[hier]\ngroup_sze = 2", {}); },
+                      {"hier.group_sze", "hier.group_size"});
+}
+
+TEST(Config, WrongTypeNamesKey) {
+  expect_config_error([] { parse_config("lr = 'fast'", {}); }, {"lr", "number"});
+  expect_config_error([] { parse_config("", {"batch_size=12.5"}); }, {"batch_size", "integer"});
+  expect_config_error([] { parse_config("", {"nesterov=yes"}); }, {"nesterov", "boolean"});
+}
+
+TEST(Config, OutOfRangeNamesKey) {
+  expect_config_error([] { parse_config("", {"lr=-1"}); }, {"lr"});
+  expect_config_error([] { parse_config("", {"momentum=1.0"}); }, {"momentum"});
+  expect_config_error([] { parse_config("", {"lr_schedule=cosin"}); }, {"lr_schedule", "cosine"});
+  expect_config_error([] { parse_config("", {"device=gpu"}); }, {"device"});
+}
+
+TEST(Config, UnknownAlgorithmSuggests) {
+  expect_config_error([] { parse_config("", {"algo=sdg"}); }, {"sdg", "sgd"});
+}
+
+TEST(Config, KeyOfAnotherAlgorithmIsRejected) {
+  expect_config_error([] { parse_config("", {"hier.group_size=2"}); },
+                      {"hier.group_size", "hier-avg"});
+  expect_config_error([] { parse_config("", {"kavg.period=4"}); }, {"kavg.period"});
+}
+
+TEST(Config, MalformedTomlNamesLine) {
+  expect_config_error([] { parse_config("lr = 0.1\nepochs = [", {}); }, {"config:2"});
+  expect_config_error([] { parse_config("", {"lr"}); }, {"KEY=VALUE"});
+}
+
+TEST(Config, SgdNeedsOneWorker) {
+  expect_config_error([] { parse_config("", {"workers=4"}); }, {"workers"});
+}
+
+TEST(Config, ResolvedTomlRoundTrips) {
+  RunConfig c = parse_config("", {"lr=0.25", "epochs=7", "lr_schedule=multistep",
+                                  "lr_milestones=[3,5]", "seed=42"});
+  RunConfig again = parse_config(to_toml(c), {});
+  EXPECT_EQ(to_toml(again), to_toml(c));
+  EXPECT_DOUBLE_EQ(again.lr, 0.25);
+  EXPECT_EQ(again.seed, 42);
+  EXPECT_EQ(again.lr_milestones, (std::vector<double>{3, 5}));
+}
+
+TEST(LrSchedule, MultistepCosineWarmup) {
+  RunConfig c = parse_config("", {"lr=0.1", "epochs=160", "lr_schedule=multistep",
+                                  "lr_milestones=[80,120]", "lr_gamma=0.1"});
+  LrSchedule multistep(c);
+  EXPECT_DOUBLE_EQ(multistep.at(0), 0.1);
+  EXPECT_DOUBLE_EQ(multistep.at(79.9), 0.1);
+  EXPECT_NEAR(multistep.at(80), 0.01, 1e-12);
+  EXPECT_NEAR(multistep.at(130), 0.001, 1e-12);
+
+  c.lr_schedule = "cosine";
+  LrSchedule cosine(c);
+  EXPECT_NEAR(cosine.at(80), 0.05, 1e-12);
+  EXPECT_NEAR(cosine.at(160), 0.0, 1e-12);
+
+  // Warm-up from lr/N to lr: N = 8, W = 2 -> at epoch 1: 0.1 * (1/8 + 7/8 * 1/2) = 0.05625.
+  c.lr_schedule = "constant";
+  c.workers = 8;
+  c.warmup_epochs = 2;
+  LrSchedule warm(c);
+  EXPECT_NEAR(warm.at(0), 0.1 / 8, 1e-12);
+  EXPECT_NEAR(warm.at(1), 0.05625, 1e-12);
+  EXPECT_NEAR(warm.at(2), 0.1, 1e-12);
+}
+
+}  // namespace
+}  // namespace dsgd

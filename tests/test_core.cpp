@@ -1,0 +1,119 @@
+// Flat parameters and the flat SGD optimizer: the two pieces every engine builds on.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include "algos/local_sgd.h"
+#include "core/flat_model.h"
+#include "models/model.h"
+
+namespace dsgd {
+namespace {
+
+std::shared_ptr<Model> small_bn_model() {
+  torch::manual_seed(0);
+  return make_model("lenet5-bn", {1, 28, 28, 10});
+}
+
+TEST(FlatModel, KeepsValuesAndSizes) {
+  auto net = small_bn_model();
+  std::vector<torch::Tensor> before;
+  int64_t total = 0;
+  for (auto& p : net->parameters()) {
+    before.push_back(p.detach().clone());
+    total += p.numel();
+  }
+  FlatModel flat(net);
+  EXPECT_EQ(flat.num_params(), total);
+  auto params = net->parameters();
+  for (size_t i = 0; i < params.size(); ++i) EXPECT_TRUE(torch::equal(params[i], before[i]));
+  // Four BatchNorm modules, each with a running mean and a running variance.
+  int64_t bn_floats = 0;
+  for (auto& b : net->buffers()) {
+    if (b.is_floating_point()) bn_floats += b.numel();
+  }
+  EXPECT_EQ(flat.num_buffers(), bn_floats);
+  EXPECT_GT(bn_floats, 0);
+}
+
+TEST(FlatModel, WritingFlatTensorChangesModule) {
+  auto net = small_bn_model();
+  FlatModel flat(net);
+  torch::NoGradGuard no_grad;
+  flat.params().copy_(torch::arange(flat.num_params(), torch::kFloat));
+  int64_t offset = 0;
+  for (auto& p : net->parameters()) {
+    EXPECT_FLOAT_EQ(p.flatten()[0].item<float>(), static_cast<float>(offset));
+    offset += p.numel();
+  }
+  flat.buffers().fill_(7.0f);
+  for (auto& b : net->buffers()) {
+    if (b.is_floating_point()) EXPECT_TRUE(torch::all(b == 7.0f).item<bool>());
+  }
+}
+
+TEST(FlatModel, BackwardFillsFlatGradient) {
+  auto reference = small_bn_model();
+  auto net = small_bn_model();
+  FlatModel flat(net);
+  auto x = torch::randn({8, 1, 28, 28});
+  auto y = torch::randint(0, 10, {8});
+  torch::nn::functional::cross_entropy(reference->forward(x), y).backward();
+  // Twice: the second backward must overwrite after zero_grad, not accumulate or detach.
+  for (int round = 0; round < 2; ++round) {
+    flat.zero_grad();
+    torch::nn::functional::cross_entropy(net->forward(x), y).backward();
+    std::vector<torch::Tensor> expected;
+    for (auto& p : reference->parameters()) expected.push_back(p.grad().flatten());
+    EXPECT_TRUE(torch::allclose(flat.grads(), torch::cat(expected), 1e-5, 1e-6));
+  }
+  EXPECT_GT(flat.grads().abs().sum().item<double>(), 0.0);
+}
+
+// LocalSgd over a flat vector against torch::optim::SGD over the same parameters.
+void expect_matches_torch_sgd(double momentum, bool nesterov, double weight_decay) {
+  torch::manual_seed(1);
+  auto a = torch::randn({20, 6});
+  auto b = torch::randn({20});
+  auto theta0 = torch::randn({6});
+  auto gradient = [&](const torch::Tensor& theta) { return a.t().mm((a.mv(theta) - b).unsqueeze(1)).squeeze(1) / 20; };
+
+  auto reference = theta0.clone().requires_grad_(true);
+  torch::optim::SGD sgd({reference}, torch::optim::SGDOptions(0.05)
+                                         .momentum(momentum)
+                                         .nesterov(nesterov)
+                                         .weight_decay(weight_decay));
+  auto theta = theta0.clone();
+  LocalSgd local({momentum, nesterov, weight_decay}, theta);
+  for (int step = 0; step < 50; ++step) {
+    reference.mutable_grad() = gradient(reference.detach());
+    sgd.step();
+    auto g = gradient(theta);
+    local.step(theta, g, 0.05);
+  }
+  EXPECT_TRUE(torch::allclose(theta, reference.detach(), 1e-5, 1e-6))
+      << theta << reference;
+  EXPECT_FALSE(torch::allclose(theta, theta0));
+}
+
+TEST(LocalSgd, MatchesTorchPlain) { expect_matches_torch_sgd(0.0, false, 0.0); }
+TEST(LocalSgd, MatchesTorchMomentum) { expect_matches_torch_sgd(0.9, false, 0.0); }
+TEST(LocalSgd, MatchesTorchNesterov) { expect_matches_torch_sgd(0.9, true, 0.0); }
+TEST(LocalSgd, MatchesTorchNesterovWeightDecay) { expect_matches_torch_sgd(0.9, true, 0.01); }
+TEST(LocalSgd, MatchesTorchMomentumWeightDecay) { expect_matches_torch_sgd(0.5, false, 0.1); }
+
+TEST(LocalSgd, HandComputedTwoSteps) {
+  // θ0 = 1, g = 2 then 4, η = 0.1, γ = 0.5, λ = 0.
+  // step 1: v = 2, θ = 1 - 0.2 = 0.8;  step 2: v = 0.5*2 + 4 = 5, θ = 0.8 - 0.5 = 0.3.
+  auto theta = torch::ones({1});
+  LocalSgd sgd({0.5, false, 0.0}, theta);
+  auto g = torch::full({1}, 2.0f);
+  sgd.step(theta, g, 0.1);
+  EXPECT_FLOAT_EQ(theta.item<float>(), 0.8f);
+  g = torch::full({1}, 4.0f);
+  sgd.step(theta, g, 0.1);
+  EXPECT_FLOAT_EQ(theta.item<float>(), 0.3f);
+  EXPECT_FLOAT_EQ(sgd.momentum_buffer().item<float>(), 5.0f);
+}
+
+}  // namespace
+}  // namespace dsgd
