@@ -1,0 +1,92 @@
+// Small helpers shared by the asynchronous rule files: checks done once at construction and
+// cheap checks per call, the copy of θ a server keeps, and per-worker state blocks.
+// Private to src/algos/.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "algos/async_rule.h"
+#include "core/errors.h"
+
+namespace dsgd {
+namespace async_internal {
+
+// Rejects options no rule can run with; the error names the config key and the bad value.
+inline void check_options(const AsyncOptions& options) {
+  auto fail = [](const std::string& key, double value, const std::string& range) {
+    throw ConfigError(key + " must be " + range + ", got " + std::to_string(value),
+                      "set " + key + " to a value " + range);
+  };
+  // !(x >= a) also catches NaN.
+  if (!(options.momentum >= 0.0 && options.momentum < 1.0)) {
+    fail("momentum", options.momentum, "in [0, 1)");
+  }
+  if (!(options.weight_decay >= 0.0) || std::isinf(options.weight_decay)) {
+    fail("weight_decay", options.weight_decay, ">= 0 and finite");
+  }
+  if (!(options.dc_lambda >= 0.0) || std::isinf(options.dc_lambda)) {
+    fail("dc.lambda", options.dc_lambda, ">= 0 and finite");
+  }
+  if (!(options.dc_ms_decay >= 0.0 && options.dc_ms_decay < 1.0)) {
+    fail("dc.ms_decay", options.dc_ms_decay, "in [0, 1)");
+  }
+  if (!(options.dc_epsilon > 0.0) || std::isinf(options.dc_epsilon)) {
+    fail("dc.epsilon", options.dc_epsilon, "> 0 and finite");
+  }
+}
+
+// Checks what every server rule assumes about θ0 and N.
+inline void check_setup(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers) {
+  check_options(options);
+  if (!theta0.defined() || !theta0.is_floating_point() || theta0.numel() == 0) {
+    throw Error("async rule: initial parameters must be a non-empty floating-point tensor");
+  }
+  if (workers < 1) {
+    throw ConfigError("workers must be >= 1, got " + std::to_string(workers),
+                      "set workers to the number of asynchronous workers");
+  }
+}
+
+// Engine bugs, not user errors: a worker index or message that does not fit the rule.
+inline void check_worker(int64_t worker, int64_t workers) {
+  if (worker < 0 || worker >= workers) {
+    throw Error("async rule: worker " + std::to_string(worker) + " out of range for " +
+                std::to_string(workers) + " workers");
+  }
+}
+
+inline void check_message(const torch::Tensor& message, const torch::Tensor& theta) {
+  if (message.numel() != theta.numel()) {
+    throw Error("async rule: message has " + std::to_string(message.numel()) +
+                " elements, parameters have " + std::to_string(theta.numel()));
+  }
+}
+
+// The server's own contiguous copy of θ0.
+inline torch::Tensor copy_parameters(const torch::Tensor& theta0) {
+  return theta0.detach().clone(at::MemoryFormat::Contiguous);
+}
+
+// One zero vector per worker, as a single [N, P] block (one allocation, one checkpoint entry).
+inline torch::Tensor zeros_per_worker(const torch::Tensor& theta, int64_t workers) {
+  return torch::zeros({workers, theta.numel()}, theta.options());
+}
+
+// Views of the block's rows shaped like θ, made once so the hot path creates no views.
+inline std::vector<torch::Tensor> rows_of(const torch::Tensor& block, const torch::Tensor& theta) {
+  std::vector<torch::Tensor> rows;
+  rows.reserve(block.size(0));
+  for (int64_t i = 0; i < block.size(0); ++i) rows.push_back(block[i].view(theta.sizes()));
+  return rows;
+}
+
+inline int64_t bytes_of(const torch::Tensor& t) {
+  return t.defined() ? t.numel() * static_cast<int64_t>(t.element_size()) : 0;
+}
+
+}  // namespace async_internal
+}  // namespace dsgd

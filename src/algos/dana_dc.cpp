@@ -1,0 +1,102 @@
+// DANA-DC: DANA-Zero with the delay compensation of DC-ASGD (Hakimi, Barkai, Gabel, Schuster
+// 2019, "Taming Momentum in a Distributed Asynchronous Environment"; compensation from Zheng et
+// al. 2017). Workers get DANA-Zero's look-ahead θ − ηγΣ_j v_j, which the server also records as
+// θ̂_i; a gradient g from worker i is first corrected to g + λ_t·g⊙g⊙(θ − θ̂_i), with θ the
+// server's current parameters, and then applied exactly as in DANA-Zero. The paper's default is
+// λ_dc = 2; dc_adaptive gives λ_t = λ_dc / sqrt(MS_i + ε) as in DC-ASGD-a.
+#include <memory>
+#include <vector>
+
+#include "algos/async_algorithms.h"
+#include "algos/async_util.h"
+#include "algos/delay_compensation.h"
+
+namespace dsgd {
+namespace {
+
+using async_internal::bytes_of;
+using async_internal::check_message;
+using async_internal::check_setup;
+using async_internal::check_worker;
+using async_internal::copy_parameters;
+using async_internal::rows_of;
+using async_internal::zeros_per_worker;
+
+class DanaDcServer : public AsyncServerRule {
+ public:
+  DanaDcServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
+      : momentum_(options.momentum),
+        weight_decay_(options.weight_decay),
+        workers_(workers),
+        theta_(copy_parameters(theta0)),
+        v_(zeros_per_worker(theta_, workers)),
+        v_rows_(rows_of(v_, theta_)),
+        v_sum_(torch::zeros_like(theta_)),
+        compensation_(options, theta_, workers) {}
+
+  // η = lr, γ = momentum_, θ = theta_, S = v_sum_, θ̂_i kept by compensation_.
+  void parameters_for(int64_t worker, double lr, torch::Tensor& out) override {
+    check_worker(worker, workers_);
+    // out = θ − ηγS   (the look-ahead);  θ̂_i ← out
+    at::add_out(out, theta_, v_sum_, -lr * momentum_);
+    compensation_.record(worker, out);
+  }
+
+  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v_i = v_rows_[i],
+  // S = v_sum_.
+  void apply(int64_t worker, const torch::Tensor& message, double lr) override {
+    check_worker(worker, workers_);
+    check_message(message, theta_);
+    torch::Tensor& v = v_rows_[worker];
+    // S ← S − v_i   (the old v_i leaves the sum)
+    v_sum_.sub_(v);
+    // v_i ← γv_i + d,  d = g + λ_t·g⊙g⊙(θ − θ̂_i) + λθ, in three steps:
+    //   v_i ← γv_i + g
+    at::add_out(v, message, v, momentum_);
+    //   v_i ← v_i + λ_t·g⊙g⊙(θ − θ̂_i)
+    compensation_.add_to(v, worker, message, theta_);
+    //   v_i ← v_i + λθ
+    if (weight_decay_ != 0.0) v.add_(theta_, weight_decay_);
+    // S ← S + v_i   (the new v_i joins it)
+    v_sum_.add_(v);
+    // θ ← θ − ηv_i
+    theta_.add_(v, -lr);
+  }
+
+  const torch::Tensor& center() const override { return theta_; }
+  int64_t state_bytes() const override {
+    return bytes_of(theta_) + bytes_of(v_) + bytes_of(v_sum_) + compensation_.state_bytes();
+  }
+  NamedTensors state() override {
+    NamedTensors state = {{"theta", theta_}, {"v", v_}, {"v_sum", v_sum_}};
+    compensation_.append_state(state);
+    return state;
+  }
+
+ private:
+  double momentum_;
+  double weight_decay_;
+  int64_t workers_;
+  torch::Tensor theta_;                // θ
+  torch::Tensor v_;                    // [N, P]: row i is v_i
+  std::vector<torch::Tensor> v_rows_;  // v_i, views of v_ shaped like θ
+  torch::Tensor v_sum_;                // S = Σ_j v_j
+  DelayCompensation compensation_;     // θ̂_1..θ̂_N (and MS_i when adaptive)
+};
+
+}  // namespace
+
+AsyncAlgorithm dana_dc_algorithm() {
+  return {
+      "dana-dc", "DANA-DC: DANA-Zero with DC-ASGD's delay compensation of stale gradients",
+      [](const AsyncOptions& options, const torch::Tensor& theta0,
+         int64_t workers) -> std::unique_ptr<AsyncServerRule> {
+        check_setup(options, theta0, workers);
+        return std::make_unique<DanaDcServer>(options, theta0, workers);
+      },
+      [](const AsyncOptions&, int64_t, const torch::Tensor&) -> std::unique_ptr<AsyncWorkerRule> {
+        return std::make_unique<GradientWorkerRule>();
+      }};
+}
+
+}  // namespace dsgd

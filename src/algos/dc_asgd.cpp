@@ -1,0 +1,90 @@
+// DC-ASGD: asynchronous SGD with delay compensation (Zheng, Meng, Wang, Chen, Yu, Ma, Liu 2017,
+// "Asynchronous Stochastic Gradient Descent with Delay Compensation", ICML). A gradient g that
+// worker i computed at θ̂_i is corrected towards the gradient at the server's current θ with a
+// first-order Taylor term whose Hessian is approximated by g⊙g: g + λ_t·g⊙g⊙(θ − θ̂_i). The
+// server records θ̂_i for every worker when sending. Here the corrected gradient then goes
+// through server momentum as in ASGD-M; γ = 0 gives the paper's original algorithm, and
+// dc_adaptive its DC-ASGD-a variant with λ_t = λ_dc / sqrt(MS_i + ε).
+#include <memory>
+
+#include "algos/async_algorithms.h"
+#include "algos/async_util.h"
+#include "algos/delay_compensation.h"
+
+namespace dsgd {
+namespace {
+
+using async_internal::bytes_of;
+using async_internal::check_message;
+using async_internal::check_setup;
+using async_internal::check_worker;
+using async_internal::copy_parameters;
+
+class DcAsgdServer : public AsyncServerRule {
+ public:
+  DcAsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
+      : momentum_(options.momentum),
+        weight_decay_(options.weight_decay),
+        workers_(workers),
+        theta_(copy_parameters(theta0)),
+        v_(torch::zeros_like(theta_)),
+        compensation_(options, theta_, workers) {}
+
+  // θ = theta_, θ̂_i kept by compensation_.
+  void parameters_for(int64_t worker, double /*lr*/, torch::Tensor& out) override {
+    check_worker(worker, workers_);
+    // out = θ;  θ̂_i ← θ
+    out.copy_(theta_);
+    compensation_.record(worker, theta_);
+  }
+
+  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v = v_.
+  void apply(int64_t worker, const torch::Tensor& message, double lr) override {
+    check_worker(worker, workers_);
+    check_message(message, theta_);
+    // v ← γv + d,  d = g + λ_t·g⊙g⊙(θ − θ̂_i) + λθ, in three steps:
+    //   v ← γv + g
+    at::add_out(v_, message, v_, momentum_);
+    //   v ← v + λ_t·g⊙g⊙(θ − θ̂_i)
+    compensation_.add_to(v_, worker, message, theta_);
+    //   v ← v + λθ
+    if (weight_decay_ != 0.0) v_.add_(theta_, weight_decay_);
+    // θ ← θ − ηv
+    theta_.add_(v_, -lr);
+  }
+
+  const torch::Tensor& center() const override { return theta_; }
+  int64_t state_bytes() const override {
+    return bytes_of(theta_) + bytes_of(v_) + compensation_.state_bytes();
+  }
+  NamedTensors state() override {
+    NamedTensors state = {{"theta", theta_}, {"v", v_}};
+    compensation_.append_state(state);
+    return state;
+  }
+
+ private:
+  double momentum_;
+  double weight_decay_;
+  int64_t workers_;
+  torch::Tensor theta_;             // θ
+  torch::Tensor v_;                 // v
+  DelayCompensation compensation_;  // θ̂_1..θ̂_N (and MS_i when adaptive)
+};
+
+}  // namespace
+
+AsyncAlgorithm dc_asgd_algorithm() {
+  return {
+      "dc-asgd", "DC-ASGD: delay-compensated gradients g + l*g*g*(theta - sent), server momentum",
+      [](const AsyncOptions& options, const torch::Tensor& theta0,
+         int64_t workers) -> std::unique_ptr<AsyncServerRule> {
+        check_setup(options, theta0, workers);
+        return std::make_unique<DcAsgdServer>(options, theta0, workers);
+      },
+      [](const AsyncOptions&, int64_t, const torch::Tensor&) -> std::unique_ptr<AsyncWorkerRule> {
+        return std::make_unique<GradientWorkerRule>();
+      }};
+}
+
+}  // namespace dsgd

@@ -1,0 +1,46 @@
+// Delay compensation of DC-ASGD (Zheng et al. 2017, "Asynchronous Stochastic Gradient Descent
+// with Delay Compensation"), shared by dc-asgd and dana-dc: a gradient g computed at θ̂_i is
+// corrected towards the gradient at θ with the cheap diagonal Hessian estimate g⊙g,
+//   g + λ_t·g⊙g⊙(θ − θ̂_i),
+// where λ_t = λ_dc, or in the adaptive variant (DC-ASGD-a) λ_t = λ_dc / sqrt(MS_i + ε) with
+// MS_i ← m·MS_i + (1−m)·g⊙g a per-worker mean square of the gradients. Private to src/algos/.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "algos/async_rule.h"
+
+namespace dsgd {
+
+class DelayCompensation {
+ public:
+  // Allocates θ̂_1..θ̂_N (and, adaptive only, one mean-square vector per worker) like θ.
+  DelayCompensation(const AsyncOptions& options, const torch::Tensor& theta, int64_t workers);
+
+  // θ̂_i ← sent: the parameters worker i computes its next gradient at.
+  void record(int64_t worker, const torch::Tensor& sent);
+
+  // acc ← acc + λ_t·g⊙g⊙(θ − θ̂_i), updating MS_i first when adaptive. θ̂_i serves as scratch,
+  // so it holds garbage until the next record(worker); the protocol always records before the
+  // worker's next message. Does nothing when λ_dc = 0.
+  void add_to(torch::Tensor& acc, int64_t worker, const torch::Tensor& gradient,
+              const torch::Tensor& theta);
+
+  int64_t state_bytes() const;
+  // Appends θ̂ ("theta_hat", [N, P]) and, adaptive only, "dc_rms" ([N, P], sqrt(MS_i + ε)).
+  void append_state(NamedTensors& state);
+
+ private:
+  double lambda_;  // λ_dc
+  bool adaptive_;
+  double decay_;                          // m
+  torch::Tensor sent_;                    // [N, P]: row i is θ̂_i
+  std::vector<torch::Tensor> sent_rows_;  // θ̂_i, views shaped like θ
+  torch::Tensor rms_;                     // [N, P]: row i is r_i = sqrt(MS_i + ε); adaptive only
+  std::vector<torch::Tensor> rms_rows_;   // r_i, views shaped like θ
+  torch::Tensor rms_floor_;               // 0-dim (1−m)·ε, a broadcast operand
+};
+
+}  // namespace dsgd

@@ -1,0 +1,698 @@
+// Tests of the asynchronous parameter-server rules (src/algos/): each rule against values
+// computed by hand for a few steps, the equivalences DESIGN.md promises (with torch's SGD,
+// DANA-Slim with DANA-Zero, DC-ASGD with ASGD-M), the server memory each rule reports, that
+// state() is enough to resume bit for bit, and the error for an unknown algorithm name.
+#include <ATen/CPUGeneratorImpl.h>
+#include <c10/core/CPUAllocator.h>
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "algos/async_rule.h"
+#include "core/errors.h"
+
+namespace dsgd {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Plain double arithmetic on 3-vectors, for the hand-computed references.
+
+using Vec = std::array<double, 3>;
+
+Vec operator+(const Vec& a, const Vec& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
+Vec operator-(const Vec& a, const Vec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec operator*(double s, const Vec& a) { return {s * a[0], s * a[1], s * a[2]}; }
+// Element-wise product and quotient (⊙ and ⊘).
+Vec operator*(const Vec& a, const Vec& b) { return {a[0] * b[0], a[1] * b[1], a[2] * b[2]}; }
+Vec operator/(const Vec& a, const Vec& b) { return {a[0] / b[0], a[1] / b[1], a[2] / b[2]}; }
+Vec sqrt_of(const Vec& a) { return {std::sqrt(a[0]), std::sqrt(a[1]), std::sqrt(a[2])}; }
+Vec plus(const Vec& a, double s) { return {a[0] + s, a[1] + s, a[2] + s}; }
+
+torch::Tensor tensor_of(const Vec& v) {
+  return torch::tensor(
+      {static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])},
+      torch::kFloat);
+}
+
+Vec vec_of(const torch::Tensor& t) {
+  auto a = t.to(torch::kDouble).contiguous();
+  const double* p = a.data_ptr<double>();
+  return {p[0], p[1], p[2]};
+}
+
+void expect_close(const torch::Tensor& actual, const Vec& expected, const std::string& what) {
+  Vec a = vec_of(actual);
+  for (int k = 0; k < 3; ++k) {
+    // float32 state: a relative tolerance, with an absolute floor near zero.
+    EXPECT_NEAR(a[k], expected[k], 2e-6 * std::max(1.0, std::abs(expected[k])))
+        << what << ", element " << k;
+  }
+}
+
+double relative_error(const torch::Tensor& actual, const torch::Tensor& expected) {
+  return (actual.to(torch::kDouble) - expected.to(torch::kDouble)).norm().item<double>() /
+         expected.to(torch::kDouble).norm().item<double>();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The protocol, as an engine runs it: every worker is sent parameters, computes a gradient
+// there, its message is applied by the server, and it is sent fresh parameters.
+
+struct Rules {
+  std::unique_ptr<AsyncServerRule> server;
+  std::vector<std::unique_ptr<AsyncWorkerRule>> workers;
+  std::vector<torch::Tensor> sent;  // θ̂_i: the parameters worker i was last sent
+};
+
+Rules make_rules(const std::string& name, const AsyncOptions& options, const torch::Tensor& theta0,
+                 int64_t n, double lr) {
+  const AsyncAlgorithm& algorithm = find_async_algorithm(name);
+  Rules rules;
+  rules.server = algorithm.make_server(options, theta0, n);
+  for (int64_t i = 0; i < n; ++i) {
+    rules.workers.push_back(algorithm.make_worker(options, i, theta0));
+    rules.sent.push_back(torch::empty_like(theta0));
+    rules.server->parameters_for(i, lr, rules.sent[i]);
+  }
+  return rules;
+}
+
+// Worker i's gradient g (computed at rules.sent[i]) reaches the server; i gets fresh parameters.
+void deliver(Rules& rules, int64_t i, const torch::Tensor& g, double lr) {
+  // The message may alias worker state: the engine sends a copy.
+  torch::Tensor message = rules.workers[i]->message(g, rules.sent[i]).clone();
+  rules.server->apply(i, message, lr);
+  rules.server->parameters_for(i, lr, rules.sent[i]);
+}
+
+// g(θ) = Aᵀ(Aθ − b) of ½‖Aθ − b‖², with A, b fixed by the seed.
+class LeastSquares {
+ public:
+  LeastSquares(int64_t rows, int64_t cols, uint64_t seed) {
+    at::Generator generator = at::detail::createCPUGenerator(seed);
+    a_ =
+        torch::randn({rows, cols}, generator, torch::kFloat) / std::sqrt(static_cast<double>(rows));
+    b_ = torch::randn({rows}, generator, torch::kFloat);
+    theta0_ = torch::randn({cols}, generator, torch::kFloat);
+  }
+  torch::Tensor gradient(const torch::Tensor& theta) const {
+    return torch::mv(a_.t(), torch::mv(a_, theta) - b_);
+  }
+  const torch::Tensor& theta0() const { return theta0_; }
+
+ private:
+  torch::Tensor a_, b_, theta0_;
+};
+
+// `updates` deliveries in a pseudo-random worker order drawn from `order`; each worker's gradient
+// is computed at the parameters it was sent, possibly many updates ago. Returns the parameters
+// sent after each update (the points at which the next gradients are evaluated).
+std::vector<torch::Tensor> simulate(Rules& rules, const LeastSquares& problem, int updates,
+                                    double lr, std::mt19937& order) {
+  std::vector<torch::Tensor> points;
+  const auto n = static_cast<uint32_t>(rules.workers.size());
+  for (int k = 0; k < updates; ++k) {
+    int64_t i = order() % n;
+    deliver(rules, i, problem.gradient(rules.sent[i]), lr);
+    points.push_back(rules.sent[i].clone());
+  }
+  return points;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand checks: N = 2 workers, θ0 = (1, −2, 0.5), η = 0.1, γ = 0.9, λ = 0.01, and four
+// messages with fixed gradients, so that each worker's second gradient is stale.
+
+constexpr double kLr = 0.1;
+constexpr double kMomentum = 0.9;
+constexpr double kDecay = 0.01;
+const Vec kTheta0 = {1.0, -2.0, 0.5};
+
+struct Event {
+  int worker;
+  Vec g;
+};
+const std::vector<Event> kEvents = {
+    {0, {0.5, -1.0, 2.0}}, {1, {-0.3, 0.2, 0.1}}, {0, {0.4, 0.0, -0.6}}, {1, {1.0, 0.5, -0.2}}};
+
+AsyncOptions hand_options() {
+  AsyncOptions options;
+  options.momentum = kMomentum;
+  options.weight_decay = kDecay;
+  return options;
+}
+
+// What the test expects after each event: the parameters then sent to that event's worker,
+// and the server's center().
+struct Expected {
+  Vec sent;
+  Vec center;
+};
+
+// Runs kEvents through the rules of `name` and compares with `expected`; `initial` is what
+// workers 0 and 1 are sent before any message.
+void check_hand_run(const std::string& name, const AsyncOptions& options, const Vec& initial,
+                    const std::vector<Expected>& expected) {
+  Rules rules = make_rules(name, options, tensor_of(kTheta0), 2, kLr);
+  expect_close(rules.sent[0], initial, name + ": initial parameters of worker 0");
+  expect_close(rules.sent[1], initial, name + ": initial parameters of worker 1");
+  ASSERT_EQ(expected.size(), kEvents.size());
+  for (size_t k = 0; k < kEvents.size(); ++k) {
+    const Event& e = kEvents[k];
+    deliver(rules, e.worker, tensor_of(e.g), kLr);
+    expect_close(rules.sent[e.worker], expected[k].sent,
+                 name + ": parameters sent after message " + std::to_string(k));
+    expect_close(rules.server->center(), expected[k].center,
+                 name + ": center after message " + std::to_string(k));
+  }
+}
+
+TEST(AsyncRulesHand, Asgd) {
+  Vec theta = kTheta0;
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // θ ← θ − η(g + λθ)
+    theta = theta - kLr * (e.g + kDecay * theta);
+    expected.push_back({theta, theta});
+  }
+  // By hand, element 0 after the first message: 1 − 0.1·(0.5 + 0.01·1) = 0.949.
+  EXPECT_NEAR(expected[0].center[0], 0.949, 1e-12);
+  check_hand_run("asgd", hand_options(), kTheta0, expected);
+}
+
+TEST(AsyncRulesHand, AsgdMomentum) {
+  Vec theta = kTheta0, v = {0, 0, 0};
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // v ← γv + g + λθ;  θ ← θ − ηv   (one v shared by both workers)
+    v = kMomentum * v + (e.g + kDecay * theta);
+    theta = theta - kLr * v;
+    expected.push_back({theta, theta});
+  }
+  // By hand, element 0: v = 0.51, θ = 0.949; then v = 0.9·0.51 − 0.3 + 0.01·0.949 = 0.16849,
+  // θ = 0.949 − 0.016849 = 0.932151.
+  EXPECT_NEAR(expected[1].center[0], 0.932151, 1e-12);
+  check_hand_run("asgd-m", hand_options(), kTheta0, expected);
+}
+
+TEST(AsyncRulesHand, NagAsgd) {
+  Vec theta = kTheta0, v = {0, 0, 0};
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // d = g + λθ;  v ← γv + d;  θ ← θ − η(d + γv)
+    Vec d = e.g + kDecay * theta;
+    v = kMomentum * v + d;
+    theta = theta - kLr * (d + kMomentum * v);
+    expected.push_back({theta, theta});
+  }
+  // By hand, element 0: d = 0.51, v = 0.51, θ = 1 − 0.1·(0.51 + 0.459) = 0.9031.
+  EXPECT_NEAR(expected[0].center[0], 0.9031, 1e-12);
+  check_hand_run("nag-asgd", hand_options(), kTheta0, expected);
+}
+
+TEST(AsyncRulesHand, MultiAsgd) {
+  Vec theta = kTheta0;
+  std::vector<Vec> v = {{0, 0, 0}, {0, 0, 0}};
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // v_i ← γv_i + g + λθ;  θ ← θ − ηv_i   (worker i's own buffer)
+    Vec& vi = v[e.worker];
+    vi = kMomentum * vi + (e.g + kDecay * theta);
+    theta = theta - kLr * vi;
+    expected.push_back({theta, theta});
+  }
+  // By hand, element 0: v_0 = 0.51, θ = 0.949; v_1 = −0.3 + 0.00949 = −0.29051,
+  // θ = 0.949 + 0.029051 = 0.978051.
+  EXPECT_NEAR(expected[1].center[0], 0.978051, 1e-12);
+  check_hand_run("multi-asgd", hand_options(), kTheta0, expected);
+}
+
+TEST(AsyncRulesHand, DanaZero) {
+  Vec theta = kTheta0;
+  std::vector<Vec> v = {{0, 0, 0}, {0, 0, 0}};
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // v_i ← γv_i + g + λθ;  θ ← θ − ηv_i;  sent: θ − ηγ(v_0 + v_1)
+    Vec& vi = v[e.worker];
+    vi = kMomentum * vi + (e.g + kDecay * theta);
+    theta = theta - kLr * vi;
+    expected.push_back({theta - kLr * kMomentum * (v[0] + v[1]), theta});
+  }
+  // By hand, element 0: v_0 = 0.51, θ = 0.949, sent 0.949 − 0.09·0.51 = 0.9031.
+  EXPECT_NEAR(expected[0].sent[0], 0.9031, 1e-12);
+  check_hand_run("dana-zero", hand_options(), kTheta0, expected);
+}
+
+TEST(AsyncRulesHand, DanaSlim) {
+  Vec big_theta = kTheta0;
+  std::vector<Vec> v = {{0, 0, 0}, {0, 0, 0}};
+  std::vector<Vec> received = {kTheta0, kTheta0};
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // Worker i, at the Θ it received: v_i ← γv_i + (g + λΘ);  m = γv_i + (g + λΘ).
+    Vec d = e.g + kDecay * received[e.worker];
+    Vec& vi = v[e.worker];
+    vi = kMomentum * vi + d;
+    Vec m = kMomentum * vi + d;
+    // Server: Θ ← Θ − ηm; it sends Θ.
+    big_theta = big_theta - kLr * m;
+    received[e.worker] = big_theta;
+    expected.push_back({big_theta, big_theta});
+  }
+  // By hand, element 0: d = 0.51, v_0 = 0.51, m = 0.969, Θ = 0.9031 (DANA-Zero's point).
+  EXPECT_NEAR(expected[0].center[0], 0.9031, 1e-12);
+  check_hand_run("dana-slim", hand_options(), kTheta0, expected);
+}
+
+TEST(AsyncRulesHand, DcAsgdWithMomentum) {
+  AsyncOptions options = hand_options();
+  options.dc_lambda = 2.0;
+  Vec theta = kTheta0, v = {0, 0, 0};
+  std::vector<Vec> hat = {kTheta0, kTheta0};
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // d = g + λ_dc·g⊙g⊙(θ − θ̂_i) + λθ;  v ← γv + d;  θ ← θ − ηv;  θ̂_i ← θ (sent)
+    const Vec& g = e.g;
+    Vec d = g + options.dc_lambda * (g * g * (theta - hat[e.worker])) + kDecay * theta;
+    v = kMomentum * v + d;
+    theta = theta - kLr * v;
+    hat[e.worker] = theta;
+    expected.push_back({theta, theta});
+  }
+  check_hand_run("dc-asgd", options, kTheta0, expected);
+}
+
+// The paper's original DC-ASGD (no momentum), with literal numbers worked out by hand.
+TEST(AsyncRulesHand, DcAsgdWithoutMomentum) {
+  AsyncOptions options;
+  options.momentum = 0.0;
+  options.weight_decay = 0.0;
+  options.dc_lambda = 2.0;
+  Vec theta = kTheta0;
+  std::vector<Vec> hat = {kTheta0, kTheta0};
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // θ ← θ − η(g + λ_dc·g⊙g⊙(θ − θ̂_i));  θ̂_i ← θ
+    const Vec& g = e.g;
+    theta = theta - kLr * (g + options.dc_lambda * (g * g * (theta - hat[e.worker])));
+    hat[e.worker] = theta;
+    expected.push_back({theta, theta});
+  }
+  // By hand, element 0:
+  //   message 0 (worker 0, θ̂_0 = θ = 1, no correction): θ = 1 − 0.1·0.5 = 0.95
+  //   message 1 (worker 1, θ̂_1 = 1): g' = −0.3 + 2·0.09·(0.95 − 1) = −0.309, θ = 0.9809
+  //   message 2 (worker 0, θ̂_0 = 0.95): g' = 0.4 + 2·0.16·0.0309 = 0.409888,
+  //                                      θ = 0.9809 − 0.0409888 = 0.9399112
+  EXPECT_NEAR(expected[0].center[0], 0.95, 1e-12);
+  EXPECT_NEAR(expected[1].center[0], 0.9809, 1e-12);
+  EXPECT_NEAR(expected[2].center[0], 0.9399112, 1e-12);
+  check_hand_run("dc-asgd", options, kTheta0, expected);
+}
+
+TEST(AsyncRulesHand, DcAsgdAdaptive) {
+  AsyncOptions options;
+  options.momentum = 0.0;
+  options.weight_decay = 0.0;
+  options.dc_lambda = 2.0;
+  options.dc_adaptive = true;
+  const double m = options.dc_ms_decay, eps = options.dc_epsilon;
+  Vec theta = kTheta0;
+  std::vector<Vec> hat = {kTheta0, kTheta0};
+  std::vector<Vec> ms = {{0, 0, 0}, {0, 0, 0}};
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // MS_i ← m·MS_i + (1−m)·g⊙g;  λ_t = λ_dc / sqrt(MS_i + ε);
+    // θ ← θ − η(g + λ_t⊙g⊙g⊙(θ − θ̂_i));  θ̂_i ← θ
+    const Vec& g = e.g;
+    Vec& msi = ms[e.worker];
+    msi = m * msi + (1 - m) * (g * g);
+    Vec lambda_t = options.dc_lambda * (Vec{1, 1, 1} / sqrt_of(plus(msi, eps)));
+    theta = theta - kLr * (g + lambda_t * (g * g * (theta - hat[e.worker])));
+    hat[e.worker] = theta;
+    expected.push_back({theta, theta});
+  }
+  // By hand, element 0 of message 1 (worker 1, g = −0.3, θ = 0.95, θ̂_1 = 1):
+  //   MS_1 = 0.05·0.09 = 0.0045, λ_t = 2/sqrt(0.0045001) = 29.81391...,
+  //   g' = −0.3 + 29.81391·0.09·(−0.05) = −0.4341626, θ = 0.95 + 0.04341626 = 0.99341626
+  EXPECT_NEAR(expected[1].center[0], 0.99341626, 1e-7);
+  check_hand_run("dc-asgd", options, kTheta0, expected);
+}
+
+TEST(AsyncRulesHand, DanaDc) {
+  for (bool adaptive : {false, true}) {
+    SCOPED_TRACE(adaptive ? "adaptive" : "constant lambda");
+    AsyncOptions options = hand_options();
+    options.dc_lambda = 2.0;
+    options.dc_adaptive = adaptive;
+    const double m = options.dc_ms_decay, eps = options.dc_epsilon;
+    Vec theta = kTheta0;
+    std::vector<Vec> v = {{0, 0, 0}, {0, 0, 0}};
+    std::vector<Vec> hat = {kTheta0, kTheta0};  // look-ahead sent; equals θ0 at the start
+    std::vector<Vec> ms = {{0, 0, 0}, {0, 0, 0}};
+    std::vector<Expected> expected;
+    for (const Event& e : kEvents) {
+      const Vec& g = e.g;
+      // λ_t = λ_dc, or λ_dc / sqrt(MS_i + ε) after MS_i ← m·MS_i + (1−m)·g⊙g
+      Vec lambda_t = {options.dc_lambda, options.dc_lambda, options.dc_lambda};
+      if (adaptive) {
+        ms[e.worker] = m * ms[e.worker] + (1 - m) * (g * g);
+        lambda_t = options.dc_lambda * (Vec{1, 1, 1} / sqrt_of(plus(ms[e.worker], eps)));
+      }
+      // g' = g + λ_t⊙g⊙g⊙(θ − θ̂_i);  v_i ← γv_i + g' + λθ;  θ ← θ − ηv_i
+      Vec corrected = g + lambda_t * (g * g * (theta - hat[e.worker]));
+      Vec& vi = v[e.worker];
+      vi = kMomentum * vi + (corrected + kDecay * theta);
+      theta = theta - kLr * vi;
+      // sent (and recorded as θ̂_i): θ − ηγ(v_0 + v_1)
+      Vec sent = theta - kLr * kMomentum * (v[0] + v[1]);
+      hat[e.worker] = sent;
+      expected.push_back({sent, theta});
+    }
+    check_hand_run("dana-dc", options, kTheta0, expected);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Equivalences with torch::optim::SGD: N = 1, λ = 0, 50 steps of a least-squares problem,
+// compared at the points where the gradients are evaluated.
+
+std::vector<torch::Tensor> torch_sgd_points(const LeastSquares& problem, double lr, bool nesterov,
+                                            int steps) {
+  torch::Tensor x = problem.theta0().clone().set_requires_grad(true);
+  torch::optim::SGD optimizer({x}, torch::optim::SGDOptions(lr).momentum(0.9).nesterov(nesterov));
+  std::vector<torch::Tensor> points;
+  for (int k = 0; k < steps; ++k) {
+    points.push_back(x.detach().clone());
+    x.mutable_grad() = problem.gradient(x.detach());
+    optimizer.step();
+  }
+  return points;
+}
+
+std::vector<torch::Tensor> single_worker_points(const std::string& name,
+                                                const LeastSquares& problem, double lr, int steps) {
+  AsyncOptions options;
+  options.momentum = 0.9;
+  options.weight_decay = 0.0;
+  options.dc_lambda = 0.0;
+  Rules rules = make_rules(name, options, problem.theta0(), 1, lr);
+  std::vector<torch::Tensor> points;
+  for (int k = 0; k < steps; ++k) {
+    points.push_back(rules.sent[0].clone());
+    deliver(rules, 0, problem.gradient(rules.sent[0]), lr);
+  }
+  return points;
+}
+
+void expect_same_points(const std::vector<torch::Tensor>& actual,
+                        const std::vector<torch::Tensor>& expected, const std::string& what) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t k = 0; k < actual.size(); ++k) {
+    ASSERT_LT(relative_error(actual[k], expected[k]), 1e-5) << what << ", step " << k;
+  }
+}
+
+TEST(AsyncRulesEquivalence, HeavyBallRulesMatchTorchSgdMomentum) {
+  LeastSquares problem(12, 6, 7);
+  const double lr = 0.05;
+  auto reference = torch_sgd_points(problem, lr, /*nesterov=*/false, 50);
+  // The trajectory must move, or matching it proves nothing.
+  ASSERT_GT(relative_error(reference.back(), reference.front()), 0.1);
+  for (const std::string name : {"asgd-m", "multi-asgd", "dc-asgd"}) {
+    expect_same_points(single_worker_points(name, problem, lr, 50), reference, name);
+  }
+}
+
+TEST(AsyncRulesEquivalence, NesterovRulesMatchTorchSgdNesterov) {
+  LeastSquares problem(12, 6, 7);
+  const double lr = 0.05;
+  auto reference = torch_sgd_points(problem, lr, /*nesterov=*/true, 50);
+  ASSERT_GT(relative_error(reference.back(), reference.front()), 0.1);
+  // dana-zero and dana-dc: the points sent, θ − ηγv; dana-slim: Θ.
+  for (const std::string name : {"nag-asgd", "dana-zero", "dana-slim", "dana-dc"}) {
+    expect_same_points(single_worker_points(name, problem, lr, 50), reference, name);
+  }
+}
+
+// DANA-Slim's Θ is DANA-Zero's look-ahead θ − ηγΣv_j (constant η, λ = 0), with stale gradients.
+TEST(AsyncRulesEquivalence, DanaSlimMatchesDanaZeroWithStaleness) {
+  LeastSquares problem(12, 6, 11);
+  const double lr = 0.02;
+  AsyncOptions options;
+  options.momentum = 0.9;
+  options.weight_decay = 0.0;
+  Rules zero = make_rules("dana-zero", options, problem.theta0(), 4, lr);
+  Rules slim = make_rules("dana-slim", options, problem.theta0(), 4, lr);
+  std::mt19937 order_zero(123), order_slim(123);
+  auto zero_points = simulate(zero, problem, 200, lr, order_zero);
+  auto slim_points = simulate(slim, problem, 200, lr, order_slim);
+  ASSERT_GT(relative_error(zero_points.back(), problem.theta0()), 0.1);
+  expect_same_points(slim_points, zero_points, "dana-slim vs dana-zero");
+  // And the centers: Θ against the point DANA-Zero would send now.
+  torch::Tensor look_ahead = torch::empty_like(problem.theta0());
+  zero.server->parameters_for(0, lr, look_ahead);
+  EXPECT_LT(relative_error(slim.server->center(), look_ahead), 1e-5);
+}
+
+TEST(AsyncRulesEquivalence, DcAsgdWithoutCompensationIsAsgdMomentum) {
+  LeastSquares problem(12, 6, 13);
+  const double lr = 0.02;
+  AsyncOptions options;
+  options.momentum = 0.9;
+  options.weight_decay = 0.01;
+  options.dc_lambda = 0.0;
+  Rules dc = make_rules("dc-asgd", options, problem.theta0(), 3, lr);
+  Rules momentum = make_rules("asgd-m", options, problem.theta0(), 3, lr);
+  std::mt19937 order_dc(5), order_momentum(5);
+  auto dc_points = simulate(dc, problem, 100, lr, order_dc);
+  auto momentum_points = simulate(momentum, problem, 100, lr, order_momentum);
+  expect_same_points(dc_points, momentum_points, "dc-asgd (lambda 0) vs asgd-m");
+}
+
+// DANA-Zero's incrementally kept S stays the sum of the per-worker buffers.
+TEST(AsyncRulesEquivalence, DanaZeroSumStaysTheSumOfBuffers) {
+  LeastSquares problem(12, 6, 17);
+  AsyncOptions options;
+  options.weight_decay = 0.01;
+  Rules rules = make_rules("dana-zero", options, problem.theta0(), 5, 0.02);
+  std::mt19937 order(9);
+  simulate(rules, problem, 300, 0.02, order);
+  torch::Tensor v, v_sum;
+  for (auto& [name, tensor] : rules.server->state()) {
+    if (name == "v") v = tensor;
+    if (name == "v_sum") v_sum = tensor;
+  }
+  ASSERT_TRUE(v.defined() && v_sum.defined());
+  EXPECT_LT(relative_error(v_sum, v.sum(0)), 1e-5);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory and checkpoints.
+
+int64_t named_bytes(const NamedTensors& tensors) {
+  int64_t total = 0;
+  for (const auto& [name, tensor] : tensors) total += tensor.numel() * tensor.element_size();
+  return total;
+}
+
+TEST(AsyncRulesState, ServerBytesAreWhatTheTableLists) {
+  const int64_t p = 10, n = 3, f = 4;  // parameters, workers, bytes per float
+  struct Case {
+    std::string name;
+    bool adaptive;
+    int64_t bytes;
+  };
+  const std::vector<Case> cases = {
+      {"asgd", false, f * p},
+      {"asgd-m", false, f * p * 2},
+      {"nag-asgd", false, f * p * 2},
+      {"multi-asgd", false, f * p * (n + 1)},
+      {"dana-zero", false, f * p * (n + 2)},
+      {"dana-slim", false, f * p},
+      {"dc-asgd", false, f * p * (n + 2)},
+      {"dc-asgd", true, f * p * (n + 2) + f * p * n},
+      {"dana-dc", false, f * p * (2 * n + 2)},
+      {"dana-dc", true, f * p * (2 * n + 2) + f * p * n},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name + (c.adaptive ? " (adaptive)" : ""));
+    AsyncOptions options;
+    options.dc_adaptive = c.adaptive;
+    auto server = find_async_algorithm(c.name).make_server(options, torch::zeros({p}), n);
+    EXPECT_EQ(server->state_bytes(), c.bytes);
+    // What is checkpointed is all the server holds, and no tensor twice.
+    NamedTensors state = server->state();
+    EXPECT_EQ(named_bytes(state), c.bytes);
+    for (size_t a = 0; a < state.size(); ++a) {
+      for (size_t b = a + 1; b < state.size(); ++b) EXPECT_NE(state[a].first, state[b].first);
+    }
+    // state() aliases the rule's own tensors.
+    EXPECT_EQ(state.at(0).first, "theta");
+    EXPECT_TRUE(state.at(0).second.is_same(server->center()));
+  }
+}
+
+TEST(AsyncRulesState, WorkerState) {
+  const int64_t p = 10;
+  for (const AsyncAlgorithm& algorithm : async_algorithms()) {
+    auto worker = algorithm.make_worker(AsyncOptions{}, 0, torch::zeros({p}));
+    if (algorithm.name == "dana-slim") {
+      // v_i is checkpointed; it and the message buffer are the worker's cost.
+      EXPECT_EQ(named_bytes(worker->state()), 4 * p);
+      EXPECT_EQ(worker->state_bytes(), 2 * 4 * p);
+    } else {
+      EXPECT_EQ(worker->state_bytes(), 0) << algorithm.name;
+      EXPECT_TRUE(worker->state().empty()) << algorithm.name;
+    }
+  }
+}
+
+// A rule restored from state() continues exactly as the original: state() holds everything.
+TEST(AsyncRulesState, RestoredRulesContinueBitForBit) {
+  LeastSquares problem(12, 6, 19);
+  const double lr = 0.02;
+  const int64_t n = 3;
+  for (const AsyncAlgorithm& algorithm : async_algorithms()) {
+    for (bool adaptive : {false, true}) {
+      SCOPED_TRACE(algorithm.name + (adaptive ? " (adaptive)" : ""));
+      AsyncOptions options;
+      options.weight_decay = 0.01;
+      options.dc_adaptive = adaptive;
+      Rules original = make_rules(algorithm.name, options, problem.theta0(), n, lr);
+      std::mt19937 order(21);
+      simulate(original, problem, 17, lr, order);
+
+      Rules restored =
+          make_rules(algorithm.name, options, torch::zeros_like(problem.theta0()), n, lr);
+      auto copy_state = [](NamedTensors from, NamedTensors to) {
+        ASSERT_EQ(from.size(), to.size());
+        for (size_t k = 0; k < from.size(); ++k) {
+          ASSERT_EQ(from[k].first, to[k].first);
+          to[k].second.copy_(from[k].second);
+        }
+      };
+      copy_state(original.server->state(), restored.server->state());
+      for (int64_t i = 0; i < n; ++i) {
+        copy_state(original.workers[i]->state(), restored.workers[i]->state());
+        restored.sent[i].copy_(original.sent[i]);  // in flight: the engine's to keep
+      }
+      std::mt19937 order_copy = order;
+      auto expected = simulate(original, problem, 20, lr, order);
+      auto actual = simulate(restored, problem, 20, lr, order_copy);
+      for (size_t k = 0; k < expected.size(); ++k) {
+        ASSERT_TRUE(torch::equal(actual[k], expected[k])) << "update " << k;
+      }
+      EXPECT_TRUE(torch::equal(restored.server->center(), original.server->center()));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The hot path: rules run on 10M-element vectors, so an update must not allocate.
+
+// Counts CPU tensor allocations while installed; the previous allocator is restored on exit.
+class CountingAllocator : public c10::Allocator {
+ public:
+  CountingAllocator() : base_(c10::GetCPUAllocator()) { c10::SetCPUAllocator(this, kPriority); }
+  ~CountingAllocator() override { c10::SetCPUAllocator(base_, kPriority); }
+  c10::DataPtr allocate(size_t bytes) const override {
+    ++count_;
+    return base_->allocate(bytes);
+  }
+  c10::DeleterFnPtr raw_deleter() const override { return base_->raw_deleter(); }
+  int64_t count() const { return count_; }
+
+ private:
+  static constexpr uint8_t kPriority = 100;
+  c10::Allocator* base_;
+  mutable std::atomic<int64_t> count_{0};
+};
+
+TEST(AsyncRulesPerformance, UpdatesDoNotAllocate) {
+  const int64_t p = 1000, n = 3;
+  torch::Tensor theta0 = torch::randn({p});
+  torch::Tensor gradient = torch::randn({p});
+  for (const AsyncAlgorithm& algorithm : async_algorithms()) {
+    for (bool adaptive : {false, true}) {
+      SCOPED_TRACE(algorithm.name + (adaptive ? " (adaptive)" : ""));
+      AsyncOptions options;
+      options.weight_decay = 0.01;
+      options.dc_adaptive = adaptive;
+      Rules rules = make_rules(algorithm.name, options, theta0, n, 0.1);
+      int64_t allocations = 0;
+      {
+        CountingAllocator counter;
+        for (int k = 0; k < 10; ++k) {
+          int64_t i = k % n;
+          torch::Tensor message = rules.workers[i]->message(gradient, rules.sent[i]);
+          rules.server->apply(i, message, 0.1);
+          rules.server->parameters_for(i, 0.1, rules.sent[i]);
+        }
+        allocations = counter.count();
+      }
+      EXPECT_EQ(allocations, 0);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names and errors.
+
+TEST(AsyncRulesRegistry, NamesInListOrder) {
+  std::vector<std::string> names;
+  for (const AsyncAlgorithm& algorithm : async_algorithms()) {
+    names.push_back(algorithm.name);
+    EXPECT_FALSE(algorithm.description.empty()) << algorithm.name;
+    EXPECT_EQ(&find_async_algorithm(algorithm.name), &algorithm);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"asgd", "asgd-m", "nag-asgd", "multi-asgd",
+                                             "dana-zero", "dana-slim", "dc-asgd", "dana-dc"}));
+}
+
+TEST(AsyncRulesRegistry, UnknownNameSuggestsTheClosest) {
+  try {
+    find_async_algorithm("dana-zer0");
+    FAIL() << "no error for an unknown name";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("dana-zer0"), std::string::npos) << e.what();
+    EXPECT_NE(e.hint().find("did you mean 'dana-zero'"), std::string::npos) << e.hint();
+  }
+  EXPECT_THROW(find_async_algorithm("sgd-async-nothing-like-it"), ConfigError);
+}
+
+TEST(AsyncRulesRegistry, BadOptionsNameTheKey) {
+  const AsyncAlgorithm& algorithm = find_async_algorithm("dana-zero");
+  AsyncOptions options;
+  options.momentum = 1.5;
+  try {
+    algorithm.make_server(options, torch::zeros({4}), 2);
+    FAIL() << "momentum 1.5 accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("momentum"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(algorithm.make_server(AsyncOptions{}, torch::zeros({4}), 0), ConfigError);
+  AsyncOptions bad_lambda;
+  bad_lambda.dc_lambda = -1.0;
+  EXPECT_THROW(find_async_algorithm("dc-asgd").make_server(bad_lambda, torch::zeros({4}), 2),
+               ConfigError);
+}
+
+TEST(AsyncRulesRegistry, WorkerIndexOutOfRangeIsAnError) {
+  auto server =
+      find_async_algorithm("multi-asgd").make_server(AsyncOptions{}, torch::zeros({4}), 2);
+  torch::Tensor out = torch::empty({4});
+  EXPECT_THROW(server->parameters_for(2, 0.1, out), Error);
+  EXPECT_THROW(server->apply(-1, torch::zeros({4}), 0.1), Error);
+  EXPECT_THROW(server->apply(0, torch::zeros({5}), 0.1), Error);
+}
+
+}  // namespace
+}  // namespace dsgd
