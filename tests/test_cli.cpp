@@ -55,7 +55,7 @@ TEST(Cli, QuickRunWritesRunFolder) {
   EXPECT_DOUBLE_EQ(summary["epochs"].get<double>(), 1.0);
   EXPECT_GT(summary["final_test_acc"].get<double>(), 0.9);  // synthetic data is easy
   EXPECT_LE(summary["final_test_acc"].get<double>(), 1.0);
-  EXPECT_NE(read_file(out / "config.toml").find("model = \"mlp\""), std::string::npos);
+  EXPECT_NE(read_file(out / "config.toml").find("model = 'mlp'"), std::string::npos);
   // The resolved config is valid input again and reproduces the run exactly.
   fs::path again = fresh_dir("again");
   ASSERT_EQ(run_dsgd("run -c " + (out / "config.toml").string() + " --out " + again.string())

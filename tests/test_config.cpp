@@ -34,13 +34,15 @@ TEST(Config, DefaultsAreTheDefaultJob) {
 
 TEST(Config, FileThenOverridesInOrder) {
   RunConfig c = parse_config(
-      "lr = 0.05\nepochs = 2\nlr_schedule = 'multistep'\nlr_milestones = [1, 1.5]\n"
-      "[timing]\nshape = 10\n",
-      {"lr=0.2", "model=mlp", "nesterov=true", "lr=0.3"});
+      "algo = 'dana-zero'\nworkers = 4\nlr = 0.05\nepochs = 2\nlr_schedule = 'multistep'\n"
+      "lr_milestones = [1, 1.5]\n[timing]\nshape = 10\n",
+      {"lr=0.2", "model=mlp", "weight_decay=0.001", "lr=0.3"});
   EXPECT_DOUBLE_EQ(c.lr, 0.3);
   EXPECT_DOUBLE_EQ(c.epochs, 2);
   EXPECT_EQ(c.model, "mlp");
-  EXPECT_TRUE(c.nesterov);
+  EXPECT_DOUBLE_EQ(c.weight_decay, 0.001);
+  EXPECT_DOUBLE_EQ(c.timing_shape, 10);
+  EXPECT_EQ(c.workers, 4);
   ASSERT_EQ(c.lr_milestones.size(), 2u);
   EXPECT_DOUBLE_EQ(c.lr_milestones[1], 1.5);
 }
@@ -73,6 +75,10 @@ TEST(Config, KeyOfAnotherAlgorithmIsRejected) {
   expect_config_error([] { parse_config("", {"hier.group_size=2"}); },
                       {"hier.group_size", "hier-avg"});
   expect_config_error([] { parse_config("", {"kavg.period=4"}); }, {"kavg.period"});
+  expect_config_error([] { parse_config("", {"algo=dana-zero", "workers=4", "nesterov=true"}); },
+                      {"nesterov"});
+  expect_config_error([] { parse_config("", {"algo=asgd", "workers=4", "dc.lambda=1"}); },
+                      {"dc.lambda", "dc-asgd"});
 }
 
 TEST(Config, MalformedTomlNamesLine) {

@@ -47,7 +47,9 @@ TEST(FlatModel, WritingFlatTensorChangesModule) {
   }
   flat.buffers().fill_(7.0f);
   for (auto& b : net->buffers()) {
-    if (b.is_floating_point()) EXPECT_TRUE(torch::all(b == 7.0f).item<bool>());
+    if (b.is_floating_point()) {
+      EXPECT_TRUE(torch::all(b == 7.0f).item<bool>());
+    }
   }
 }
 

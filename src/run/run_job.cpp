@@ -5,6 +5,7 @@
 
 #include "algos/catalog.h"
 #include "core/errors.h"
+#include "engine/async_sim.h"
 #include "engine/single_worker.h"
 #include "run/session.h"
 
@@ -16,16 +17,23 @@ std::string run_job(const RunConfig& config, const std::string& out_dir) {
     throw ConfigError("engine = \"mpi\" is not available in this build yet",
                       "use engine = \"sim\" (the default)");
   }
-  if (algo.family != AlgorithmFamily::kSingle) {
+  if (algo.family == AlgorithmFamily::kSync) {
     throw ConfigError("algo = \"" + config.algo + "\" has no engine in this build yet",
-                      "use algo = \"sgd\"");
+                      "use an asynchronous algorithm or sgd");
   }
   Session session(config);
+  // Engines validate their own inputs (e.g. trace files) before the run folder exists.
+  std::unique_ptr<AsyncSimulator> async_sim;
+  if (algo.family == AlgorithmFamily::kAsync) async_sim = std::make_unique<AsyncSimulator>(session);
   std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;
   session.open_folder(path);
   std::cerr << "run folder: " << path << "\n";
   try {
-    train_single_worker(session);
+    if (async_sim) {
+      async_sim->run();
+    } else {
+      train_single_worker(session);
+    }
   } catch (const DivergedError& e) {
     session.write_summary("diverged", e.what());
     throw;

@@ -1,0 +1,177 @@
+// Asynchronous parameter-server simulator; see async_sim.h.
+#include "engine/async_sim.h"
+
+#include <fmt/format.h>
+
+#include <queue>
+
+#include "core/errors.h"
+
+namespace dsgd {
+namespace {
+
+struct Event {
+  double time;
+  int64_t worker;
+  int64_t sequence;
+  // Min-heap on (time, worker, sequence): the order never depends on addresses or containers.
+  bool operator>(const Event& other) const {
+    if (time != other.time) return time > other.time;
+    if (worker != other.worker) return worker > other.worker;
+    return sequence > other.sequence;
+  }
+};
+
+AsyncOptions options_from(const RunConfig& c) {
+  AsyncOptions o;
+  o.momentum = c.momentum;
+  o.weight_decay = c.weight_decay;
+  o.dc_lambda = c.dc_lambda;
+  o.dc_adaptive = c.dc_adaptive;
+  o.dc_ms_decay = c.dc_ms_decay;
+  return o;
+}
+
+}  // namespace
+
+struct AsyncSimulator::State {
+  int64_t workers = 0;
+  std::unique_ptr<AsyncServerRule> server;
+  std::vector<std::unique_ptr<AsyncWorkerRule>> worker_rules;
+  std::vector<WorkerStream> streams;
+  torch::Tensor sent;                // [N, P]: θ̂_i, the parameters worker i computes at
+  std::vector<int64_t> sent_at;      // server update count when θ̂_i was sent
+  std::vector<int64_t> next_batch;   // k_i
+  std::vector<double> finish_time;
+  std::unique_ptr<TimingModel> timing;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;
+  int64_t sequence = 0;
+  std::optional<ArrivalTrace> replay;
+  ArrivalTrace recorded;
+
+  // Telemetry since the last evaluation.
+  double staleness_sum = 0.0;
+  int64_t staleness_max = 0;
+  int64_t period_count = 0;
+  torch::Tensor gap_square_sum;  // on device: Σ mean((θ − θ̂_i)²)
+  std::vector<int64_t> staleness_histogram;
+};
+
+AsyncSimulator::AsyncSimulator(Session& session)
+    : session_(session), state_(std::make_unique<State>()) {
+  const RunConfig& config = session_.config();
+  State& s = *state_;
+  s.workers = config.workers;
+  const AsyncAlgorithm& algorithm = find_async_algorithm(config.algo);
+  AsyncOptions options = options_from(config);
+  torch::Tensor theta0 = session_.model().params().detach().clone();
+  s.server = algorithm.make_server(options, theta0, s.workers);
+  for (int64_t i = 0; i < s.workers; ++i) {
+    s.worker_rules.push_back(algorithm.make_worker(options, i, theta0));
+    s.streams.push_back(session_.make_stream(i));
+  }
+  s.timing = std::make_unique<TimingModel>(config, s.workers);
+  if (!config.timing_trace.empty()) {
+    s.replay = read_trace(config.timing_trace);
+    if (s.replay->workers != s.workers) {
+      throw ConfigError(fmt::format("trace '{}' has {} workers but workers = {}",
+                                    config.timing_trace, s.replay->workers, s.workers),
+                        "replay a trace with the same number of workers");
+    }
+    if (static_cast<int64_t>(s.replay->order.size()) < session_.total_updates()) {
+      throw ConfigError(fmt::format("trace '{}' holds {} arrivals but the run needs {}",
+                                    config.timing_trace, s.replay->order.size(),
+                                    session_.total_updates()),
+                        "shorten epochs or record a longer trace");
+    }
+  }
+  s.recorded.workers = s.workers;
+  s.sent = torch::empty({s.workers, theta0.numel()}, theta0.options());
+  s.sent_at.assign(static_cast<size_t>(s.workers), 0);
+  s.next_batch.assign(static_cast<size_t>(s.workers), 0);
+  s.finish_time.assign(static_cast<size_t>(s.workers), 0.0);
+  s.gap_square_sum = torch::zeros({}, theta0.options().dtype(torch::kDouble));
+
+  int64_t worker_bytes = 0;
+  for (const auto& w : s.worker_rules) worker_bytes += w->state_bytes();
+  session_.summary_extra()["server_bytes"] = s.server->state_bytes();
+  session_.summary_extra()["worker_rule_bytes"] = worker_bytes;
+}
+
+AsyncSimulator::~AsyncSimulator() = default;
+
+void AsyncSimulator::run() {
+  State& s = *state_;
+  FlatModel& model = session_.model();
+  torch::NoGradGuard no_grad;
+
+  auto send = [&](int64_t worker, int64_t updates, double now) {
+    torch::Tensor row = s.sent[worker];
+    s.server->parameters_for(worker, session_.lr_at(updates), row);
+    s.sent_at[static_cast<size_t>(worker)] = updates;
+    double finish = now + s.timing->duration(worker, s.next_batch[static_cast<size_t>(worker)]);
+    s.finish_time[static_cast<size_t>(worker)] = finish;
+    if (!s.replay) s.queue.push({finish, worker, s.sequence++});
+  };
+  for (int64_t i = 0; i < s.workers; ++i) send(i, 0, 0.0);
+
+  auto telemetry = [&]() {
+    std::map<std::string, double> row;
+    double count = static_cast<double>(std::max<int64_t>(1, s.period_count));
+    row["staleness_mean"] = s.staleness_sum / count;
+    row["staleness_max"] = static_cast<double>(s.staleness_max);
+    row["gap_rms"] = std::sqrt(s.gap_square_sum.item<double>() / count);
+    s.staleness_sum = 0.0;
+    s.staleness_max = 0;
+    s.period_count = 0;
+    s.gap_square_sum.zero_();
+    return row;
+  };
+
+  double now = 0.0;
+  for (int64_t updates = 0; updates < session_.total_updates(); ++updates) {
+    int64_t worker;
+    if (s.replay) {
+      worker = s.replay->order[static_cast<size_t>(updates)];
+      now = std::max(now, s.finish_time[static_cast<size_t>(worker)]);
+    } else {
+      Event event = s.queue.top();
+      s.queue.pop();
+      worker = event.worker;
+      now = event.time;
+    }
+    s.recorded.order.push_back(worker);
+    const size_t w = static_cast<size_t>(worker);
+    torch::Tensor received = s.sent[worker];
+
+    // The worker's gradient, at the parameters it was sent.
+    model.params().copy_(received);
+    torch::Tensor loss = [&] {
+      torch::AutoGradMode enable_grad(true);
+      return session_.compute_gradient(s.streams[w].batch(s.next_batch[w]++));
+    }();
+    torch::Tensor message = s.worker_rules[w]->message(model.grads(), received);
+
+    // Staleness: server updates since θ̂_i was sent. Gap: RMS(θ at apply − θ̂_i).
+    int64_t staleness = updates - s.sent_at[w];
+    s.staleness_sum += static_cast<double>(staleness);
+    s.staleness_max = std::max(s.staleness_max, staleness);
+    if (static_cast<int64_t>(s.staleness_histogram.size()) <= staleness) {
+      s.staleness_histogram.resize(static_cast<size_t>(staleness) + 1, 0);
+    }
+    ++s.staleness_histogram[static_cast<size_t>(staleness)];
+    ++s.period_count;
+    s.gap_square_sum.add_((s.server->center() - received).square().mean());
+
+    s.server->apply(worker, message, session_.lr_at(updates));
+    session_.after_update(updates + 1, loss, now, s.server->center(), telemetry);
+    send(worker, updates + 1, now);
+  }
+
+  session_.summary_extra()["staleness_histogram"] = s.staleness_histogram;
+  if (!session_.config().timing_record_trace.empty()) {
+    write_trace(session_.config().timing_record_trace, s.recorded);
+  }
+}
+
+}  // namespace dsgd

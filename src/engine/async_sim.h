@@ -1,0 +1,32 @@
+// The discrete-event simulator of N asynchronous workers and one parameter server. Each worker's
+// minibatch time comes from the timing model; a priority queue ordered by (finish time, worker,
+// sequence) pops the worker that finishes next, its gradient is computed on the single model
+// replica at the parameters it was sent, the server rule applies its message and sends it fresh
+// parameters. One replica does all gradient computations, so N workers cost only their
+// per-worker state (the parameters each was sent, and the rule's own state).
+#pragma once
+
+#include <memory>
+
+#include "algos/async_rule.h"
+#include "engine/timing.h"
+#include "engine/trace.h"
+#include "run/session.h"
+
+namespace dsgd {
+
+class AsyncSimulator {
+ public:
+  // Validates the algorithm's options and the trace file; throws ConfigError before any
+  // training (and so before a run folder exists).
+  explicit AsyncSimulator(Session& session);
+  ~AsyncSimulator();
+  void run();
+
+ private:
+  struct State;
+  Session& session_;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace dsgd
