@@ -58,9 +58,7 @@ void dsgd_step(benchmark::State& state, const std::string& model_name, int64_t c
 }
 
 void BM_BareStep_LeNet5BN(benchmark::State& s) { bare_libtorch_step(s, "lenet5-bn", 1, 28); }
-void BM_DsgdStep_LeNet5BN(benchmark::State& s) {
-  dsgd_step(s, "lenet5-bn", 1, 28);
-}
+void BM_DsgdStep_LeNet5BN(benchmark::State& s) { dsgd_step(s, "lenet5-bn", 1, 28); }
 void BM_BareStep_ResNet20(benchmark::State& s) { bare_libtorch_step(s, "resnet20", 3, 32); }
 void BM_DsgdStep_ResNet20(benchmark::State& s) { dsgd_step(s, "resnet20", 3, 32); }
 
@@ -112,12 +110,15 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   const auto& s = reporter.seconds;
   std::printf("\n");
-  dsgd::print_ratio(s, "augmented CIFAR batch / ResNet-20 step", "BM_AugmentedCifarBatch/min_time:1.000",
-                    "BM_BareStep_ResNet20/min_time:3.000", 0.05, "<=");
-  dsgd::print_ratio(s, "dsgd step / LibTorch step (ResNet-20)", "BM_DsgdStep_ResNet20/min_time:3.000",
-                    "BM_BareStep_ResNet20/min_time:3.000", 1.05, "<=");
-  dsgd::print_ratio(s, "dsgd step / LibTorch step (lenet5-bn)", "BM_DsgdStep_LeNet5BN/min_time:2.000",
-                    "BM_BareStep_LeNet5BN/min_time:2.000", 1.05, "<=");
+  dsgd::print_ratio(s, "augmented CIFAR batch / ResNet-20 step",
+                    "BM_AugmentedCifarBatch/min_time:1.000", "BM_BareStep_ResNet20/min_time:3.000",
+                    0.05, "<=");
+  dsgd::print_ratio(s, "dsgd step / LibTorch step (ResNet-20)",
+                    "BM_DsgdStep_ResNet20/min_time:3.000", "BM_BareStep_ResNet20/min_time:3.000",
+                    1.05, "<=");
+  dsgd::print_ratio(s, "dsgd step / LibTorch step (lenet5-bn)",
+                    "BM_DsgdStep_LeNet5BN/min_time:2.000", "BM_BareStep_LeNet5BN/min_time:2.000",
+                    1.05, "<=");
   benchmark::Shutdown();
   return 0;
 }

@@ -1,49 +1,27 @@
 // End-to-end checks of the dsgd executable: real runs, run folders, exit codes and messages.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "cli_helpers.h"
 
 namespace {
 
+using dsgd::testing::CliResult;
+using dsgd::testing::fresh_dir;
+using dsgd::testing::read_csv;
+using dsgd::testing::read_file;
+using dsgd::testing::run_dsgd;
+using dsgd::testing::without_columns;
 namespace fs = std::filesystem;
 
-struct Result {
-  int exit_code;
-  std::string output;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path fresh_dir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("dsgd_cli_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  return dir;
-}
-
-Result run_dsgd(const std::string& args) {
-  fs::path log = fresh_dir("log");
-  std::string command = std::string(DSGD_BINARY) + " " + args + " > " + log.string() + " 2>&1";
-  int status = std::system(command.c_str());
-  Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(log)};
-  fs::remove(log);
-  return r;
-}
-
 // Small, fast, learnable: an MLP on the synthetic dataset.
-const std::string kQuick = "--set dataset=synthetic --set model=mlp --set epochs=1 --set threads=1 ";
+const std::string kQuick =
+    "--set dataset=synthetic --set model=mlp --set epochs=1 --set threads=1 ";
 
 TEST(Cli, QuickRunWritesRunFolder) {
   fs::path out = fresh_dir("quick");
-  Result r = run_dsgd("run " + kQuick + "--set eval_every=0.5 --out " + out.string());
+  CliResult r = run_dsgd("run " + kQuick + "--set eval_every=0.5 --out " + out.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::string metrics = read_file(out / "metrics.csv");
   EXPECT_EQ(metrics.substr(0, metrics.find('\n')),
@@ -58,29 +36,18 @@ TEST(Cli, QuickRunWritesRunFolder) {
   EXPECT_NE(read_file(out / "config.toml").find("model = 'mlp'"), std::string::npos);
   // The resolved config is valid input again and reproduces the run exactly.
   fs::path again = fresh_dir("again");
-  ASSERT_EQ(run_dsgd("run -c " + (out / "config.toml").string() + " --out " + again.string())
-                .exit_code,
-            0);
-  auto strip_wall = [](const std::string& csv) {
-    std::stringstream in(csv), out;
-    for (std::string line; std::getline(in, line);) {
-      std::vector<std::string> cells;
-      std::stringstream l(line);
-      for (std::string c; std::getline(l, c, ',');) cells.push_back(c);
-      cells[3] = "";  // wall_time
-      for (auto& c : cells) out << c << ",";
-      out << "\n";
-    }
-    return out.str();
-  };
-  EXPECT_EQ(strip_wall(read_file(again / "metrics.csv")), strip_wall(metrics));
+  ASSERT_EQ(
+      run_dsgd("run -c " + (out / "config.toml").string() + " --out " + again.string()).exit_code,
+      0);
+  EXPECT_EQ(without_columns(read_csv(again / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(out / "metrics.csv"), {"wall_time"}));
   fs::remove_all(out);
   fs::remove_all(again);
 }
 
 void expect_bad_input(const std::string& args, std::vector<std::string> needles) {
   fs::path out = fresh_dir("bad");
-  Result r = run_dsgd("run " + args + " --out " + out.string());
+  CliResult r = run_dsgd("run " + args + " --out " + out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   for (const auto& n : needles) EXPECT_NE(r.output.find(n), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("hint:"), std::string::npos) << r.output;
@@ -102,7 +69,8 @@ TEST(Cli, TruncatedIdxFileExitsTwo) {
   // A valid labels file and an images file whose header promises more pixels than it holds.
   auto write = [](const fs::path& p, const std::vector<unsigned char>& bytes) {
     std::ofstream f(p, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    f.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   };
   std::vector<unsigned char> images = {0, 0, 8, 3, 0, 0, 0, 4, 0, 0, 0, 28, 0, 0, 0, 28};
   images.resize(images.size() + 100, 7);
@@ -117,7 +85,8 @@ TEST(Cli, TruncatedIdxFileExitsTwo) {
 
 TEST(Cli, DivergenceExitsThreeAndKeepsResults) {
   fs::path out = fresh_dir("diverge");
-  Result r = run_dsgd("run " + kQuick + "--set lr=1e30 --set momentum=0.99 --out " + out.string());
+  CliResult r =
+      run_dsgd("run " + kQuick + "--set lr=1e30 --set momentum=0.99 --out " + out.string());
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
   auto summary = nlohmann::json::parse(read_file(out / "summary.json"));
@@ -131,26 +100,26 @@ TEST(Cli, RefusesToOverwriteAnEarlierRun) {
   fs::path out = fresh_dir("twice");
   ASSERT_EQ(run_dsgd("run " + kQuick + "--set epochs=0.2 --out " + out.string()).exit_code, 0);
   std::string before = read_file(out / "metrics.csv");
-  Result r = run_dsgd("run " + kQuick + "--set epochs=0.2 --out " + out.string());
+  CliResult r = run_dsgd("run " + kQuick + "--set epochs=0.2 --out " + out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_EQ(read_file(out / "metrics.csv"), before);
   fs::remove_all(out);
 }
 
 TEST(Cli, ListAndHelp) {
-  Result r = run_dsgd("list");
+  CliResult r = run_dsgd("list");
   EXPECT_EQ(r.exit_code, 0);
   for (auto name : {"sgd", "lenet5-bn", "resnet20", "fashion-mnist", "cifar10"}) {
     EXPECT_NE(r.output.find(name), std::string::npos) << name;
   }
-  Result keys = run_dsgd("list keys");
+  CliResult keys = run_dsgd("list keys");
   EXPECT_NE(keys.output.find("hier.global_period"), std::string::npos);
   EXPECT_EQ(run_dsgd("--help").exit_code, 0);
   EXPECT_EQ(run_dsgd("frobnicate").exit_code, 2);
 }
 
 TEST(Cli, CudaIsAClearErrorWithoutCuda) {
-  Result r = run_dsgd("run " + kQuick + "--set device=cuda --out " + fresh_dir("cuda").string());
+  CliResult r = run_dsgd("run " + kQuick + "--set device=cuda --out " + fresh_dir("cuda").string());
   if (r.exit_code == 0) GTEST_SKIP() << "this LibTorch has CUDA and a GPU";
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("cuda"), std::string::npos) << r.output;
@@ -162,7 +131,7 @@ TEST(Cli, LeNet5BnLearnsFashionMnist) {
     GTEST_SKIP() << "Fashion-MNIST not installed (apt-get install dataset-fashion-mnist)";
   }
   fs::path out = fresh_dir("fmnist");
-  Result r = run_dsgd("run --set epochs=1 --out " + out.string());
+  CliResult r = run_dsgd("run --set epochs=1 --out " + out.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto summary = nlohmann::json::parse(read_file(out / "summary.json"));
   EXPECT_GT(summary["final_test_acc"].get<double>(), 0.85);

@@ -75,10 +75,16 @@ TEST(Config, KeyOfAnotherAlgorithmIsRejected) {
   expect_config_error([] { parse_config("", {"hier.group_size=2"}); },
                       {"hier.group_size", "hier-avg"});
   expect_config_error([] { parse_config("", {"kavg.period=4"}); }, {"kavg.period"});
-  expect_config_error([] { parse_config("", {"algo=dana-zero", "workers=4", "nesterov=true"}); },
-                      {"nesterov"});
-  expect_config_error([] { parse_config("", {"algo=asgd", "workers=4", "dc.lambda=1"}); },
-                      {"dc.lambda", "dc-asgd"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=dana-zero", "workers=4", "nesterov=true"});
+      },
+      {"nesterov"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=asgd", "workers=4", "dc.lambda=1"});
+      },
+      {"dc.lambda", "dc-asgd"});
 }
 
 TEST(Config, MalformedTomlNamesLine) {
@@ -91,8 +97,8 @@ TEST(Config, SgdNeedsOneWorker) {
 }
 
 TEST(Config, ResolvedTomlRoundTrips) {
-  RunConfig c = parse_config("", {"lr=0.25", "epochs=7", "lr_schedule=multistep",
-                                  "lr_milestones=[3,5]", "seed=42"});
+  RunConfig c = parse_config(
+      "", {"lr=0.25", "epochs=7", "lr_schedule=multistep", "lr_milestones=[3,5]", "seed=42"});
   RunConfig again = parse_config(to_toml(c), {});
   EXPECT_EQ(to_toml(again), to_toml(c));
   EXPECT_DOUBLE_EQ(again.lr, 0.25);

@@ -77,13 +77,15 @@ void expect_matches_torch_sgd(double momentum, bool nesterov, double weight_deca
   auto a = torch::randn({20, 6});
   auto b = torch::randn({20});
   auto theta0 = torch::randn({6});
-  auto gradient = [&](const torch::Tensor& theta) { return a.t().mm((a.mv(theta) - b).unsqueeze(1)).squeeze(1) / 20; };
+  auto gradient = [&](const torch::Tensor& theta) {
+    return a.t().mm((a.mv(theta) - b).unsqueeze(1)).squeeze(1) / 20;
+  };
 
   auto reference = theta0.clone().requires_grad_(true);
-  torch::optim::SGD sgd({reference}, torch::optim::SGDOptions(0.05)
-                                         .momentum(momentum)
-                                         .nesterov(nesterov)
-                                         .weight_decay(weight_decay));
+  torch::optim::SGD sgd(
+      {reference},
+      torch::optim::SGDOptions(0.05).momentum(momentum).nesterov(nesterov).weight_decay(
+          weight_decay));
   auto theta = theta0.clone();
   LocalSgd local({momentum, nesterov, weight_decay}, theta);
   for (int step = 0; step < 50; ++step) {
@@ -92,8 +94,7 @@ void expect_matches_torch_sgd(double momentum, bool nesterov, double weight_deca
     auto g = gradient(theta);
     local.step(theta, g, 0.05);
   }
-  EXPECT_TRUE(torch::allclose(theta, reference.detach(), 1e-5, 1e-6))
-      << theta << reference;
+  EXPECT_TRUE(torch::allclose(theta, reference.detach(), 1e-5, 1e-6)) << theta << reference;
   EXPECT_FALSE(torch::allclose(theta, theta0));
 }
 

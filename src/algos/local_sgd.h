@@ -9,7 +9,7 @@
 namespace dsgd {
 
 struct SgdOptions {
-  double momentum = 0.0;      // γ
+  double momentum = 0.0;  // γ
   bool nesterov = false;
   double weight_decay = 0.0;  // λ
 };

@@ -64,7 +64,8 @@ int cli_main(int argc, char** argv) {
   std::vector<std::string> overrides;
   std::string out_dir;
   std::string engine;
-  CLI::App* run = app.add_subcommand("run", "train: the default job, or the one a config describes");
+  CLI::App* run =
+      app.add_subcommand("run", "train: the default job, or the one a config describes");
   run->add_option("-c,--config", config_path, "TOML config file (keys: `dsgd list keys`)");
   run->add_option("--set", overrides, "override a config key: --set KEY=VALUE (repeatable)")
       ->take_all();
@@ -72,7 +73,8 @@ int cli_main(int argc, char** argv) {
   run->add_option("--engine", engine, "shorthand for --set engine=...");
 
   std::string list_what;
-  CLI::App* list_cmd = app.add_subcommand("list", "algorithms, models, datasets; `list keys`: config keys");
+  CLI::App* list_cmd =
+      app.add_subcommand("list", "algorithms, models, datasets; `list keys`: config keys");
   list_cmd->add_option("what", list_what, "algorithms, models, datasets or keys")
       ->check(CLI::IsMember({"algorithms", "models", "datasets", "keys"}));
 

@@ -13,8 +13,7 @@ namespace dsgd {
 class FlatModel {
  public:
   // Moves the module's parameters and buffers into flat storage on `device`.
-  explicit FlatModel(std::shared_ptr<torch::nn::Module> module,
-                     torch::Device device = torch::kCPU);
+  explicit FlatModel(std::shared_ptr<torch::nn::Module> module, torch::Device device = torch::kCPU);
 
   torch::nn::Module& module() { return *module_; }
   const std::shared_ptr<torch::nn::Module>& module_ptr() const { return module_; }

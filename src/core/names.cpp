@@ -40,8 +40,8 @@ ConfigError unknown_name(const std::string& kind, const std::string& name,
   std::string list;
   for (const auto& c : candidates) list += (list.empty() ? "" : ", ") + c;
   std::string suggestion = closest_name(name, candidates);
-  std::string hint = suggestion.empty() ? "valid: " + list
-                                        : "did you mean '" + suggestion + "'? valid: " + list;
+  std::string hint =
+      suggestion.empty() ? "valid: " + list : "did you mean '" + suggestion + "'? valid: " + list;
   return ConfigError("unknown " + kind + " '" + name + "'", hint);
 }
 

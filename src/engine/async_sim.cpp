@@ -39,9 +39,9 @@ struct AsyncSimulator::State {
   std::unique_ptr<AsyncServerRule> server;
   std::vector<std::unique_ptr<AsyncWorkerRule>> worker_rules;
   std::vector<WorkerStream> streams;
-  torch::Tensor sent;                // [N, P]: θ̂_i, the parameters worker i computes at
-  std::vector<int64_t> sent_at;      // server update count when θ̂_i was sent
-  std::vector<int64_t> next_batch;   // k_i
+  torch::Tensor sent;               // [N, P]: θ̂_i, the parameters worker i computes at
+  std::vector<int64_t> sent_at;     // server update count when θ̂_i was sent
+  std::vector<int64_t> next_batch;  // k_i
   std::vector<double> finish_time;
   std::unique_ptr<TimingModel> timing;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;
@@ -79,10 +79,10 @@ AsyncSimulator::AsyncSimulator(Session& session)
                         "replay a trace with the same number of workers");
     }
     if (static_cast<int64_t>(s.replay->order.size()) < session_.total_updates()) {
-      throw ConfigError(fmt::format("trace '{}' holds {} arrivals but the run needs {}",
-                                    config.timing_trace, s.replay->order.size(),
-                                    session_.total_updates()),
-                        "shorten epochs or record a longer trace");
+      throw ConfigError(
+          fmt::format("trace '{}' holds {} arrivals but the run needs {}", config.timing_trace,
+                      s.replay->order.size(), session_.total_updates()),
+          "shorten epochs or record a longer trace");
     }
   }
   s.recorded.workers = s.workers;

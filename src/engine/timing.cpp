@@ -57,7 +57,8 @@ TimingModel::TimingModel(const RunConfig& config, int64_t workers)
   } else {
     // Evenly spread over [1 - s, 1 + s]: worker 0 the slowest, the last the fastest.
     for (int64_t i = 0; i < workers; ++i) {
-      double position = workers == 1 ? 0.5 : static_cast<double>(i) / static_cast<double>(workers - 1);
+      double position =
+          workers == 1 ? 0.5 : static_cast<double>(i) / static_cast<double>(workers - 1);
       speeds_.push_back(1.0 - config.timing_spread + 2.0 * config.timing_spread * position);
     }
   }

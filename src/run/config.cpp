@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <toml++/toml.h>
 
 #include <cmath>
 #include <fstream>
@@ -12,7 +13,6 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "algos/catalog.h"
 #include "core/errors.h"
@@ -114,7 +114,9 @@ struct Codec<std::vector<double>> {
     }
     return values;
   }
-  static std::string show(const std::vector<double>& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
+  static std::string show(const std::vector<double>& v) {
+    return fmt::format("[{}]", fmt::join(v, ", "));
+  }
   static void put(toml::table& t, const std::string& k, const std::vector<double>& v) {
     toml::array array;
     for (double x : v) array.push_back(x);
@@ -163,7 +165,8 @@ std::function<std::string(const double&)> at_least(double low, bool inclusive = 
 }
 std::function<std::string(const double&)> in_range(double low, double high_exclusive) {
   return [=](const double& v) -> std::string {
-    if (!(v >= low && v < high_exclusive)) return fmt::format("must be in [{}, {})", low, high_exclusive);
+    if (!(v >= low && v < high_exclusive))
+      return fmt::format("must be in [{}, {})", low, high_exclusive);
     return "";
   };
 }
@@ -174,7 +177,8 @@ std::function<std::string(const int64_t&)> int_at_least(int64_t low) {
 }
 std::function<std::string(const std::string&)> one_of(std::vector<std::string> names) {
   return [=](const std::string& v) -> std::string {
-    for (const auto& n : names) if (n == v) return "";
+    for (const auto& n : names)
+      if (n == v) return "";
     std::string suggestion = closest_name(v, names);
     return fmt::format("must be one of {}{}", fmt::join(names, ", "),
                        suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)");
@@ -191,15 +195,15 @@ bool is_delay_compensated(const AlgorithmInfo& a) {
 const std::vector<KeySpec>& key_specs() {
   static const std::vector<KeySpec> specs = {
       spec("algo", &RunConfig::algo, "algorithm (see `dsgd list`)"),
-      spec("engine", &RunConfig::engine, "sim: simulated workers in one process; mpi: real processes",
-           one_of({"sim", "mpi"})),
+      spec("engine", &RunConfig::engine,
+           "sim: simulated workers in one process; mpi: real processes", one_of({"sim", "mpi"})),
       spec("workers", &RunConfig::workers, "N asynchronous workers, or P synchronous learners",
            int_at_least(1)),
       spec("model", &RunConfig::model, "model (see `dsgd list`)"),
       spec("dataset", &RunConfig::dataset, "dataset (see `dsgd list`)"),
       spec("data_dir", &RunConfig::data_dir, "folder holding the dataset's files (empty: default)"),
-      spec("epochs", &RunConfig::epochs, "training length in epochs (dataset size / B updates each)",
-           at_least(0, false)),
+      spec("epochs", &RunConfig::epochs,
+           "training length in epochs (dataset size / B updates each)", at_least(0, false)),
       spec("batch_size", &RunConfig::batch_size, "minibatch size B per worker", int_at_least(1)),
       spec("lr", &RunConfig::lr, "learning rate η", at_least(0, false)),
       spec("momentum", &RunConfig::momentum, "momentum γ", in_range(0, 1)),
@@ -209,10 +213,11 @@ const std::vector<KeySpec>& key_specs() {
       spec("weight_decay", &RunConfig::weight_decay, "weight decay λ", at_least(0)),
       spec("lr_schedule", &RunConfig::lr_schedule, "constant, multistep or cosine",
            one_of({"constant", "multistep", "cosine"})),
-      spec("lr_milestones", &RunConfig::lr_milestones, "epochs where multistep multiplies lr by lr_gamma"),
+      spec("lr_milestones", &RunConfig::lr_milestones,
+           "epochs where multistep multiplies lr by lr_gamma"),
       spec("lr_gamma", &RunConfig::lr_gamma, "multistep factor", at_least(0, false)),
-      spec("warmup_epochs", &RunConfig::warmup_epochs, "linear warm-up from lr/N to lr over this many epochs",
-           at_least(0)),
+      spec("warmup_epochs", &RunConfig::warmup_epochs,
+           "linear warm-up from lr/N to lr over this many epochs", at_least(0)),
       spec("seed", &RunConfig::seed, "seed of every random stream", int_at_least(0)),
       spec("threads", &RunConfig::threads, "compute threads (0: every core)", int_at_least(0)),
       spec("eval_every", &RunConfig::eval_every, "epochs between evaluations", at_least(0, false)),
@@ -220,10 +225,11 @@ const std::vector<KeySpec>& key_specs() {
            "training batches that re-estimate BatchNorm statistics before each evaluation",
            int_at_least(0)),
       spec("device", &RunConfig::device, "cpu or cuda", one_of({"cpu", "cuda"})),
-      spec("timing.shape", &RunConfig::timing_shape, "gamma shape k of minibatch times (CV = 1/sqrt(k))",
-           at_least(0, false), is_multi_worker, "multi-worker algorithms"),
-      spec("timing.speeds", &RunConfig::timing_speeds, "per-worker speed factors, one per worker", {},
-           is_multi_worker, "multi-worker algorithms"),
+      spec("timing.shape", &RunConfig::timing_shape,
+           "gamma shape k of minibatch times (CV = 1/sqrt(k))", at_least(0, false), is_multi_worker,
+           "multi-worker algorithms"),
+      spec("timing.speeds", &RunConfig::timing_speeds, "per-worker speed factors, one per worker",
+           {}, is_multi_worker, "multi-worker algorithms"),
       spec("timing.spread", &RunConfig::timing_spread, "speeds spread evenly over [1-s, 1+s]",
            in_range(0, 1), is_multi_worker, "multi-worker algorithms"),
       spec("timing.straggler_prob", &RunConfig::timing_straggler_prob,
@@ -232,28 +238,33 @@ const std::vector<KeySpec>& key_specs() {
       spec("timing.straggler_factor", &RunConfig::timing_straggler_factor,
            "slow-down factor of a straggler minibatch", at_least(1), is_multi_worker,
            "multi-worker algorithms"),
-      spec("timing.trace", &RunConfig::timing_trace, "replay the worker arrival order in this file", {},
-           is_multi_worker, "multi-worker algorithms"),
-      spec("timing.record_trace", &RunConfig::timing_record_trace, "record the arrival order to this file",
+      spec("timing.trace", &RunConfig::timing_trace, "replay the worker arrival order in this file",
            {}, is_multi_worker, "multi-worker algorithms"),
-      spec("hier.group_size", &RunConfig::hier_group_size, "S learners per group", int_at_least(1),
-           [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
-      spec("hier.local_period", &RunConfig::hier_local_period, "K1 local steps between group averages",
-           int_at_least(1), [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
-      spec("hier.global_period", &RunConfig::hier_global_period,
-           "K2 local steps between global averages (a multiple of K1)", int_at_least(1),
-           [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
-      spec("kavg.period", &RunConfig::kavg_period, "K local steps between global averages",
-           int_at_least(1), [](const AlgorithmInfo& a) { return a.name == "kavg"; }, "kavg"),
+      spec("timing.record_trace", &RunConfig::timing_record_trace,
+           "record the arrival order to this file", {}, is_multi_worker, "multi-worker algorithms"),
+      spec(
+          "hier.group_size", &RunConfig::hier_group_size, "S learners per group", int_at_least(1),
+          [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
+      spec(
+          "hier.local_period", &RunConfig::hier_local_period,
+          "K1 local steps between group averages", int_at_least(1),
+          [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
+      spec(
+          "hier.global_period", &RunConfig::hier_global_period,
+          "K2 local steps between global averages (a multiple of K1)", int_at_least(1),
+          [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
+      spec(
+          "kavg.period", &RunConfig::kavg_period, "K local steps between global averages",
+          int_at_least(1), [](const AlgorithmInfo& a) { return a.name == "kavg"; }, "kavg"),
       spec("average_momentum", &RunConfig::average_momentum,
            "also average momentum buffers when averaging parameters", {}, is_sync,
            "the synchronous family"),
       spec("dc.lambda", &RunConfig::dc_lambda, "delay-compensation strength λ_dc", at_least(0),
            is_delay_compensated, "dc-asgd and dana-dc"),
-      spec("dc.adaptive", &RunConfig::dc_adaptive, "adaptive λ_dc (DC-ASGD-a)", {}, is_delay_compensated,
-           "dc-asgd and dana-dc"),
-      spec("dc.ms_decay", &RunConfig::dc_ms_decay, "decay m of the adaptive mean square", in_range(0, 1),
+      spec("dc.adaptive", &RunConfig::dc_adaptive, "adaptive λ_dc (DC-ASGD-a)", {},
            is_delay_compensated, "dc-asgd and dana-dc"),
+      spec("dc.ms_decay", &RunConfig::dc_ms_decay, "decay m of the adaptive mean square",
+           in_range(0, 1), is_delay_compensated, "dc-asgd and dana-dc"),
   };
   return specs;
 }
@@ -290,8 +301,9 @@ void assign(RunConfig& config, const std::string& key, const toml::node& node,
   if (s == nullptr) {
     std::string suggestion = closest_name(key, all_keys());
     throw ConfigError("unknown config key '" + key + "'",
-                      suggestion.empty() ? "`dsgd list keys` shows every key"
-                                         : "did you mean '" + suggestion + "'? `dsgd list keys` shows every key");
+                      suggestion.empty()
+                          ? "`dsgd list keys` shows every key"
+                          : "did you mean '" + suggestion + "'? `dsgd list keys` shows every key");
   }
   s->read(config, node);
   set_keys.insert(key);
@@ -340,8 +352,9 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
                       "for example: lr_milestones = [80, 120]");
   }
   if (c.warmup_epochs > c.epochs) {
-    throw ConfigError(fmt::format("warmup_epochs = {} exceeds epochs = {}", c.warmup_epochs, c.epochs),
-                      "shorten the warm-up");
+    throw ConfigError(
+        fmt::format("warmup_epochs = {} exceeds epochs = {}", c.warmup_epochs, c.epochs),
+        "shorten the warm-up");
   }
   if (!c.timing_speeds.empty()) {
     if (static_cast<int64_t>(c.timing_speeds.size()) != c.workers) {
@@ -354,13 +367,14 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
     }
   }
   if (c.hier_global_period % c.hier_local_period != 0) {
-    throw ConfigError(fmt::format("hier.global_period = {} is not a multiple of hier.local_period = {}",
-                                  c.hier_global_period, c.hier_local_period),
-                      "K2 must be a multiple of K1, e.g. local_period = 4, global_period = 16");
+    throw ConfigError(
+        fmt::format("hier.global_period = {} is not a multiple of hier.local_period = {}",
+                    c.hier_global_period, c.hier_local_period),
+        "K2 must be a multiple of K1, e.g. local_period = 4, global_period = 16");
   }
   if (algo.name == "hier-avg" && c.workers % c.hier_group_size != 0) {
-    throw ConfigError(fmt::format("workers = {} is not a multiple of hier.group_size = {}", c.workers,
-                                  c.hier_group_size),
+    throw ConfigError(fmt::format("workers = {} is not a multiple of hier.group_size = {}",
+                                  c.workers, c.hier_group_size),
                       "groups are S consecutive learners: choose S dividing P");
   }
 }
@@ -376,7 +390,8 @@ RunConfig build(const toml::table* file_table, const std::vector<std::string>& o
   for (const auto& override_text : overrides) {
     size_t eq = override_text.find('=');
     if (eq == std::string::npos || eq == 0) {
-      throw ConfigError("--set '" + override_text + "' is not KEY=VALUE", "for example: --set lr=0.05");
+      throw ConfigError("--set '" + override_text + "' is not KEY=VALUE",
+                        "for example: --set lr=0.05");
     }
     std::string key = override_text.substr(0, eq);
     std::string value = override_text.substr(eq + 1);
@@ -410,8 +425,7 @@ RunConfig load_config(const std::string& toml_path, const std::vector<std::strin
   if (toml_path.empty()) return build(nullptr, overrides);
   std::ifstream in(toml_path);
   if (!in) {
-    throw ConfigError("cannot read config file '" + toml_path + "'",
-                      "check the path given to -c");
+    throw ConfigError("cannot read config file '" + toml_path + "'", "check the path given to -c");
   }
   std::stringstream text;
   text << in.rdbuf();

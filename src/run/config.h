@@ -26,13 +26,13 @@ struct RunConfig {
   double lr_gamma = 0.1;
   double warmup_epochs = 0.0;
   int64_t seed = 1;
-  int64_t threads = 0;  // 0: every core
+  int64_t threads = 0;      // 0: every core
   double eval_every = 1.0;  // epochs between evaluations
   int64_t bn_batches = 20;  // training batches that re-estimate BatchNorm statistics
   std::string device = "cpu";
 
   // Simulator timing (async and sync families).
-  double timing_shape = 100.0;  // gamma shape k: minibatch time ~ Gamma(k, B/k)
+  double timing_shape = 100.0;        // gamma shape k: minibatch time ~ Gamma(k, B/k)
   std::vector<double> timing_speeds;  // per-worker speed factors (time divides by it)
   double timing_spread = 0.0;  // speeds spread evenly over [1 - s, 1 + s] when no list is given
   double timing_straggler_prob = 0.0;

@@ -62,10 +62,10 @@ EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& 
     torch::Tensor inputs = normalize_images(data.images.narrow(0, start, n), norm).to(device);
     torch::Tensor labels = data.labels.narrow(0, start, n).to(device);
     torch::Tensor logits = forward_model->forward(inputs);
-    loss_sum += torch::nn::functional::cross_entropy(
-                    logits, labels,
-                    torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                    .item<double>();
+    loss_sum +=
+        torch::nn::functional::cross_entropy(
+            logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+            .item<double>();
     correct += logits.argmax(1).eq(labels).sum().item<int64_t>();
   }
   module.train(was_training);

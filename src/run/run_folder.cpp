@@ -3,9 +3,8 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
-
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -56,7 +55,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
 
 const std::vector<std::string>& base_metric_columns() {
   static const std::vector<std::string> columns = {
-      "epoch",     "updates",   "sim_time", "wall_time",      "lr",           "train_loss",
+      "epoch",     "updates",  "sim_time",       "wall_time",     "lr",     "train_loss",
       "test_loss", "test_acc", "staleness_mean", "staleness_max", "gap_rms"};
   return columns;
 }

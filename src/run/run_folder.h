@@ -3,9 +3,8 @@
 // killed job never leaves a half-written file: readers see the previous version or the new one.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

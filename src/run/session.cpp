@@ -30,8 +30,8 @@ constexpr int64_t kEvaluationStreamOffset = 1;
 }  // namespace
 
 Session::Session(const RunConfig& config)
-    : Session(config, load_dataset(config.dataset, config.data_dir,
-                                   static_cast<uint64_t>(config.seed))) {}
+    : Session(config,
+              load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed))) {}
 
 Session::Session(const RunConfig& config, DatasetPair data)
     : config_(config),
@@ -55,8 +55,8 @@ Session::Session(const RunConfig& config, DatasetPair data)
   net_ = make_model(config_.model, shape);
   flat_ = std::make_unique<FlatModel>(net_, device_);
   updates_per_epoch_ = data_.train.size() / config_.batch_size;
-  total_updates_ = std::max<int64_t>(
-      1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
+  total_updates_ =
+      std::max<int64_t>(1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
   bn_stream_ = std::make_unique<WorkerStream>(
       data_.train, data_.normalization, data_.augment, config_.batch_size,
       static_cast<uint64_t>(config_.seed), config_.workers + kEvaluationStreamOffset);
@@ -139,10 +139,11 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   row["test_loss"] = result.loss;
   row["test_acc"] = result.accuracy;
   if (folder_) folder_->append_metrics(row);
-  progress_.log(fmt::format("epoch {:.2f}  updates {}  train_loss {:.4f}  test_loss {:.4f}  "
-                            "test_acc {:.4f}  lr {:.4g}  wall {}",
-                            epoch_of(updates), updates, last_train_loss_, result.loss,
-                            result.accuracy, last_lr_, format_duration(wall)));
+  progress_.log(
+      fmt::format("epoch {:.2f}  updates {}  train_loss {:.4f}  test_loss {:.4f}  "
+                  "test_acc {:.4f}  lr {:.4g}  wall {}",
+                  epoch_of(updates), updates, last_train_loss_, result.loss, result.accuracy,
+                  last_lr_, format_duration(wall)));
   loss_sum_.zero_();
   loss_count_ = 0;
   if (folder_) write_summary("running");

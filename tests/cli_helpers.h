@@ -1,0 +1,87 @@
+// Helpers for tests that drive the dsgd executable: run it, read its files, compare metrics.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace dsgd::testing {
+
+namespace fs = std::filesystem;
+
+struct CliResult {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+inline std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A path under the temp folder, unique to this process, removed if it exists.
+inline fs::path fresh_dir(const std::string& name) {
+  fs::path dir =
+      fs::temp_directory_path() / ("dsgd_test_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  return dir;
+}
+
+inline CliResult run_dsgd(const std::string& args) {
+  fs::path log = fresh_dir("log");
+  std::string command = std::string(DSGD_BINARY) + " " + args + " > " + log.string() + " 2>&1";
+  int status = std::system(command.c_str());
+  CliResult r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(log)};
+  fs::remove(log);
+  return r;
+}
+
+// metrics.csv as rows of cells, header included.
+inline std::vector<std::vector<std::string>> read_csv(const fs::path& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::stringstream in(read_file(path));
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream l(line);
+    for (std::string c; std::getline(l, c, ',');) cells.push_back(c);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+// The CSV with the named columns blanked (e.g. wall_time, which no run reproduces).
+inline std::vector<std::vector<std::string>> without_columns(
+    std::vector<std::vector<std::string>> rows, const std::vector<std::string>& names) {
+  if (rows.empty()) return rows;
+  std::vector<size_t> drop;
+  for (size_t i = 0; i < rows[0].size(); ++i) {
+    for (const auto& n : names) {
+      if (rows[0][i] == n) drop.push_back(i);
+    }
+  }
+  for (auto& row : rows) {
+    for (size_t i : drop) {
+      if (i < row.size()) row[i] = "";
+    }
+  }
+  return rows;
+}
+
+// The value of `column` in the last row of metrics.csv.
+inline double last_metric(const fs::path& metrics, const std::string& column) {
+  auto rows = read_csv(metrics);
+  for (size_t i = 0; i < rows[0].size(); ++i) {
+    if (rows[0][i] == column) return std::stod(rows.back()[i]);
+  }
+  return std::nan("");
+}
+
+}  // namespace dsgd::testing

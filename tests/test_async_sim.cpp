@@ -1,0 +1,124 @@
+// The asynchronous simulator end to end: staleness of homogeneous workers, determinism, trace
+// record and replay, the N = 1 equivalence with Nesterov SGD, and bad simulator input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.h"
+
+namespace {
+
+using dsgd::testing::CliResult;
+using dsgd::testing::fresh_dir;
+using dsgd::testing::last_metric;
+using dsgd::testing::read_csv;
+using dsgd::testing::read_file;
+using dsgd::testing::run_dsgd;
+using dsgd::testing::without_columns;
+namespace fs = std::filesystem;
+
+// 256 updates an epoch of a small MLP on learnable synthetic data.
+const std::string kSmall =
+    "--set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=1 --set threads=1 "
+    "--set lr=0.01 ";
+
+TEST(AsyncSim, HomogeneousStalenessIsNMinusOne) {
+  for (int workers : {4, 8}) {
+    fs::path out = fresh_dir("staleness");
+    CliResult r =
+        run_dsgd("run " + kSmall + "--set algo=asgd --set workers=" + std::to_string(workers) +
+                 " --out " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    double mean = last_metric(out / "metrics.csv", "staleness_mean");
+    EXPECT_NEAR(mean, workers - 1, 0.1 * (workers - 1)) << "N = " << workers;
+    auto summary = nlohmann::json::parse(read_file(out / "summary.json"));
+    auto histogram = summary["staleness_histogram"].get<std::vector<int64_t>>();
+    int64_t total = 0;
+    for (auto c : histogram) total += c;
+    EXPECT_EQ(total, 256);
+    EXPECT_EQ(summary["server_bytes"].get<int64_t>(), 4 * summary["parameters"].get<int64_t>());
+    fs::remove_all(out);
+  }
+}
+
+TEST(AsyncSim, SameSeedSameMetricsAndTraceReplays) {
+  fs::path a = fresh_dir("det_a"), b = fresh_dir("det_b"), c = fresh_dir("det_c");
+  fs::path trace = fresh_dir("trace");
+  std::string job = "run " + kSmall +
+                    "--set algo=dana-zero --set workers=6 --set timing.shape=2 "
+                    "--set eval_every=0.5 ";
+  ASSERT_EQ(run_dsgd(job + "--set timing.record_trace=" + trace.string() + " --out " + a.string())
+                .exit_code,
+            0);
+  ASSERT_EQ(run_dsgd(job + "--out " + b.string()).exit_code, 0);
+  EXPECT_EQ(without_columns(read_csv(a / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(b / "metrics.csv"), {"wall_time"}));
+  // Replaying the recorded order under very different timing reproduces the training exactly.
+  std::string replay = "run " + kSmall +
+                       "--set algo=dana-zero --set workers=6 --set timing.shape=500 "
+                       "--set timing.spread=0.5 --set eval_every=0.5 --set timing.trace=" +
+                       trace.string() + " --out " + c.string();
+  CliResult r = run_dsgd(replay);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(without_columns(read_csv(a / "metrics.csv"), {"wall_time", "sim_time"}),
+            without_columns(read_csv(c / "metrics.csv"), {"wall_time", "sim_time"}));
+  // Without the trace, that timing gives another order and so other numbers.
+  fs::path d = fresh_dir("det_d");
+  ASSERT_EQ(run_dsgd("run " + kSmall +
+                     "--set algo=dana-zero --set workers=6 --set timing.shape=500 "
+                     "--set timing.spread=0.5 --set eval_every=0.5 --out " +
+                     d.string())
+                .exit_code,
+            0);
+  EXPECT_NE(without_columns(read_csv(a / "metrics.csv"), {"wall_time", "sim_time"}),
+            without_columns(read_csv(d / "metrics.csv"), {"wall_time", "sim_time"}));
+  for (const auto& p : {a, b, c, d, trace}) fs::remove_all(p);
+}
+
+TEST(AsyncSim, OneWorkerDanaMatchesNesterovSgd) {
+  fs::path sgd = fresh_dir("n1_sgd"), slim = fresh_dir("n1_slim"), zero = fresh_dir("n1_zero");
+  std::string job =
+      "run --set dataset=synthetic --set model=lenet5-bn --set epochs=0.5 "
+      "--set threads=1 --set lr=0.05 ";
+  ASSERT_EQ(run_dsgd(job + "--set nesterov=true --out " + sgd.string()).exit_code, 0);
+  ASSERT_EQ(run_dsgd(job + "--set algo=dana-slim --out " + slim.string()).exit_code, 0);
+  ASSERT_EQ(run_dsgd(job + "--set algo=nag-asgd --out " + zero.string()).exit_code, 0);
+  double reference = last_metric(sgd / "metrics.csv", "train_loss");
+  EXPECT_NEAR(last_metric(slim / "metrics.csv", "train_loss"), reference, 1e-4 * reference);
+  EXPECT_NEAR(last_metric(zero / "metrics.csv", "train_loss"), reference, 1e-4 * reference);
+  EXPECT_EQ(last_metric(slim / "metrics.csv", "staleness_max"), 0);
+  for (const auto& p : {sgd, slim, zero}) fs::remove_all(p);
+}
+
+TEST(AsyncSim, BadSimulatorInputExitsTwo) {
+  fs::path trace = fresh_dir("bad_trace");
+  std::ofstream(trace) << "# dsgd arrival trace v1\nworkers 4\n0\n1\nseven\n";
+  fs::path out = fresh_dir("bad_out");
+  CliResult r = run_dsgd("run " + kSmall + "--set algo=asgd --set workers=4 --set timing.trace=" +
+                         trace.string() + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(":5: malformed trace"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+
+  std::ofstream(trace) << "# dsgd arrival trace v1\nworkers 4\n0\n1\n2\n";
+  r = run_dsgd("run " + kSmall + "--set algo=asgd --set workers=3 --set timing.trace=" +
+               trace.string() + " --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("4 workers"), std::string::npos) << r.output;
+
+  r = run_dsgd("run " + kSmall + "--set algo=asgd --set workers=0 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("workers"), std::string::npos) << r.output;
+
+  r = run_dsgd("run " + kSmall + "--set algo=dana-fast --set workers=4 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("dana-"), std::string::npos) << r.output;
+
+  r = run_dsgd("run " + kSmall + "--set algo=asgd --set workers=4 --set hier.group_size=2 --out " +
+               out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  fs::remove_all(trace);
+}
+
+}  // namespace
