@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <thread>
 
 #include "algos/local_sgd.h"
 #include "core/flat_model.h"
@@ -18,6 +19,8 @@ namespace dsgd {
 namespace {
 
 constexpr int64_t kBatch = 128;
+// oneDNN builds its kernels on first use: keep that out of the timed steps.
+constexpr int kWarmupSteps = 3;
 
 Batch random_batch(int64_t channels, int64_t size) {
   return {torch::randn({kBatch, channels, size, size}), torch::randint(0, 10, {kBatch})};
@@ -30,12 +33,14 @@ void bare_libtorch_step(benchmark::State& state, const std::string& model_name, 
   auto net = make_model(model_name, {channels, size, size, 10});
   torch::optim::SGD optimizer(net->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
   Batch batch = random_batch(channels, size);
-  for (auto _ : state) {
+  auto step = [&] {
     optimizer.zero_grad();
     auto loss = torch::nn::functional::cross_entropy(net->forward(batch.inputs), batch.labels);
     loss.backward();
     optimizer.step();
-  }
+  };
+  for (int i = 0; i < kWarmupSteps; ++i) step();
+  for (auto _ : state) step();
 }
 
 // dsgd's own single-worker step: Session::compute_gradient plus the flat optimizer.
@@ -51,10 +56,12 @@ void dsgd_step(benchmark::State& state, const std::string& model_name, int64_t c
   Session session(config, std::move(data));
   LocalSgd optimizer({0.9, false, 0.0}, session.model().params());
   Batch batch = random_batch(channels, size);
-  for (auto _ : state) {
+  auto step = [&] {
     session.compute_gradient(batch);
     optimizer.step(session.model().params(), session.model().grads(), 0.01);
-  }
+  };
+  for (int i = 0; i < kWarmupSteps; ++i) step();
+  for (auto _ : state) step();
 }
 
 void BM_BareStep_LeNet5BN(benchmark::State& s) { bare_libtorch_step(s, "lenet5-bn", 1, 28); }
@@ -106,6 +113,9 @@ void print_ratio(const std::map<std::string, double>& s, const std::string& labe
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
+  // The same thread count for every benchmark (dsgd's default: every core). LibTorch's own
+  // default may differ, which would make the reference unfair.
+  torch::set_num_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   dsgd::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   const auto& s = reporter.seconds;
