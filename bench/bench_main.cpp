@@ -8,11 +8,13 @@
 #include <map>
 #include <thread>
 
+#include "algos/async_rule.h"
 #include "algos/local_sgd.h"
 #include "core/flat_model.h"
 #include "data/dataset.h"
 #include "data/worker_stream.h"
 #include "models/model.h"
+#include "engine/async_sim.h"
 #include "run/session.h"
 
 namespace dsgd {
@@ -77,6 +79,64 @@ void BM_AugmentedCifarBatch(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(stream.batch(k++).inputs.data_ptr());
 }
 
+// The simulator's cost per server update, dana-zero with N = 32 on ResNet-20: every update is one
+// gradient (the same work as a bare step) plus the rule, the copies and the event queue.
+constexpr int64_t kSimUpdates = 16;
+void BM_SimUpdate_DanaZero32_ResNet20(benchmark::State& state) {
+  RunConfig config;
+  config.algo = "dana-zero";
+  config.workers = 32;
+  config.model = "resnet20";
+  config.bn_batches = 0;
+  config.epochs = 1;
+  DatasetPair data;
+  data.train = make_synthetic(kSimUpdates * kBatch, 3, 32, 32, 10, 1);
+  data.test = make_synthetic(8, 3, 32, 32, 10, 2);  // the closing evaluation: negligible
+  data.normalization = {{0.5f, 0.5f, 0.5f}, {0.25f, 0.25f, 0.25f}};
+  for (auto _ : state) {
+    state.PauseTiming();
+    Session session(config, data);
+    AsyncSimulator simulator(session);
+    state.ResumeTiming();
+    simulator.run();
+  }
+  state.counters["updates"] = kSimUpdates;
+}
+
+// A server rule's update over 10M elements (parameters_for + apply, N = 4) against a plain copy
+// of the same vector: how close the rule comes to the memory bandwidth it must use.
+constexpr int64_t kVector = 10'000'000;
+void BM_VectorCopy10M(benchmark::State& state) {
+  auto source = torch::randn({kVector});
+  auto target = torch::empty({kVector});
+  for (auto _ : state) target.copy_(source);
+}
+void BM_ServerUpdate10M(benchmark::State& state, const std::string& algo) {
+  AsyncOptions options;
+  options.weight_decay = 1e-4;
+  auto theta0 = torch::randn({kVector});
+  auto server = find_async_algorithm(algo).make_server(options, theta0, 4);
+  auto worker = find_async_algorithm(algo).make_worker(options, 0, theta0);
+  auto sent = torch::empty({kVector});
+  auto gradient = torch::randn({kVector}) * 1e-3;
+  int64_t i = 0;
+  for (auto _ : state) {
+    int64_t w = i++ % 4;
+    server->parameters_for(w, 0.01, sent);
+    server->apply(w, w == 0 ? worker->message(gradient, sent) : gradient, 0.01);
+  }
+}
+
+BENCHMARK(BM_VectorCopy10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd, "asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd_m, "asgd-m")->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, nag_asgd, "nag-asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, multi_asgd, "multi-asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_zero, "dana-zero")->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_slim, "dana-slim")->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, dc_asgd, "dc-asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_dc, "dana-dc")->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_SimUpdate_DanaZero32_ResNet20)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_AugmentedCifarBatch)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_BareStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 BENCHMARK(BM_DsgdStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
@@ -129,6 +189,23 @@ int main(int argc, char** argv) {
   dsgd::print_ratio(s, "dsgd step / LibTorch step (lenet5-bn)",
                     "BM_DsgdStep_LeNet5BN/min_time:2.000", "BM_BareStep_LeNet5BN/min_time:2.000",
                     1.05, "<=");
+  // Per update: the simulator run holds kSimUpdates updates.
+  auto sim = s.find("BM_SimUpdate_DanaZero32_ResNet20/iterations:2");
+  auto bare = s.find("BM_BareStep_ResNet20/min_time:3.000");
+  if (sim != s.end() && bare != s.end()) {
+    double per_update = sim->second / static_cast<double>(dsgd::kSimUpdates);
+    std::printf("RATIO %-34s %8.4f  (%.3f ms per simulated update / %.3f ms bare step; target <= 1.03)\n",
+                "sim update (dana-zero N=32) / step", per_update / bare->second, per_update * 1e3,
+                bare->second * 1e3);
+  }
+  for (const auto& [name, seconds] : s) {
+    if (name.rfind("BM_ServerUpdate10M/", 0) != 0) continue;
+    auto copy = s.find("BM_VectorCopy10M/min_time:1.000");
+    if (copy == s.end()) break;
+    std::printf("RATIO %-34s %8.4f  (copies of a 10M vector per update: %.3f ms / %.3f ms)\n",
+                name.substr(19, name.find('/', 19) - 19).c_str(), seconds / copy->second,
+                seconds * 1e3, copy->second * 1e3);
+  }
   benchmark::Shutdown();
   return 0;
 }
