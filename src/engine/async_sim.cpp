@@ -125,6 +125,8 @@ void AsyncSimulator::run() {
     s.staleness_max = 0;
     s.period_count = 0;
     s.gap_square_sum.zero_();
+    // Kept current at every evaluation so that a diverged run's summary has it too.
+    session_.summary_extra()["staleness_histogram"] = s.staleness_histogram;
     return row;
   };
 
