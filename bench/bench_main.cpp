@@ -13,8 +13,8 @@
 #include "core/flat_model.h"
 #include "data/dataset.h"
 #include "data/worker_stream.h"
-#include "models/model.h"
 #include "engine/async_sim.h"
+#include "models/model.h"
 #include "run/session.h"
 
 namespace dsgd {
@@ -129,13 +129,27 @@ void BM_ServerUpdate10M(benchmark::State& state, const std::string& algo) {
 
 BENCHMARK(BM_VectorCopy10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd, "asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd_m, "asgd-m")->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, nag_asgd, "nag-asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, multi_asgd, "multi-asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_zero, "dana-zero")->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_slim, "dana-slim")->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, dc_asgd, "dc-asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_dc, "dana-dc")->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd_m, "asgd-m")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, nag_asgd, "nag-asgd")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, multi_asgd, "multi-asgd")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_zero, "dana-zero")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_slim, "dana-slim")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, dc_asgd, "dc-asgd")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_dc, "dana-dc")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
 BENCHMARK(BM_SimUpdate_DanaZero32_ResNet20)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_AugmentedCifarBatch)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_BareStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
@@ -194,9 +208,10 @@ int main(int argc, char** argv) {
   auto bare = s.find("BM_BareStep_ResNet20/min_time:3.000");
   if (sim != s.end() && bare != s.end()) {
     double per_update = sim->second / static_cast<double>(dsgd::kSimUpdates);
-    std::printf("RATIO %-34s %8.4f  (%.3f ms per simulated update / %.3f ms bare step; target <= 1.03)\n",
-                "sim update (dana-zero N=32) / step", per_update / bare->second, per_update * 1e3,
-                bare->second * 1e3);
+    std::printf(
+        "RATIO %-34s %8.4f  (%.3f ms per simulated update / %.3f ms bare step; target <= 1.03)\n",
+        "sim update (dana-zero N=32) / step", per_update / bare->second, per_update * 1e3,
+        bare->second * 1e3);
   }
   for (const auto& [name, seconds] : s) {
     if (name.rfind("BM_ServerUpdate10M/", 0) != 0) continue;
