@@ -12,54 +12,34 @@ namespace dsgd {
 namespace {
 
 using async_internal::bytes_of;
-using async_internal::check_message;
-using async_internal::check_setup;
-using async_internal::check_worker;
-using async_internal::copy_parameters;
+using async_internal::gradient_algorithm;
+using async_internal::ThetaServer;
 
-class AsgdServer : public AsyncServerRule {
+class AsgdServer : public ThetaServer {
  public:
   AsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : weight_decay_(options.weight_decay), workers_(workers), theta_(copy_parameters(theta0)) {}
-
-  void parameters_for(int64_t worker, double /*lr*/, torch::Tensor& out) override {
-    check_worker(worker, workers_);
-    out.copy_(theta_);
-  }
+      : ThetaServer(options, theta0, workers) {}
 
   // g = message, η = lr, λ = weight_decay_, θ = theta_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
-    check_worker(worker, workers_);
-    check_message(message, theta_);
+    check_call(worker, message);
     // θ ← θ − η(g + λθ), as θ ← θ − ηλθ then θ ← θ − ηg (no buffer for d: the server keeps
     // θ only)
     if (weight_decay_ != 0.0) theta_.add_(theta_, -lr * weight_decay_);
     theta_.add_(message, -lr);
   }
 
-  const torch::Tensor& center() const override { return theta_; }
   int64_t state_bytes() const override { return bytes_of(theta_); }
   NamedTensors state() override { return {{"theta", theta_}}; }
 
  private:
-  double weight_decay_;
-  int64_t workers_;
-  torch::Tensor theta_;  // θ
 };
 
 }  // namespace
 
 AsyncAlgorithm asgd_algorithm() {
-  return {
-      "asgd", "asynchronous SGD: the server applies each (stale) gradient as it arrives",
-      [](const AsyncOptions& options, const torch::Tensor& theta0,
-         int64_t workers) -> std::unique_ptr<AsyncServerRule> {
-        check_setup(options, theta0, workers);
-        return std::make_unique<AsgdServer>(options, theta0, workers);
-      },
-      [](const AsyncOptions&, int64_t, const torch::Tensor&) -> std::unique_ptr<AsyncWorkerRule> {
-        return std::make_unique<GradientWorkerRule>();
-      }};
+  return gradient_algorithm<AsgdServer>(
+      "asgd", "asynchronous SGD: the server applies each (stale) gradient as it arrives");
 }
 
 }  // namespace dsgd

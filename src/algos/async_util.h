@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,59 @@ inline std::vector<torch::Tensor> rows_of(const torch::Tensor& block, const torc
 
 inline int64_t bytes_of(const torch::Tensor& t) {
   return t.defined() ? t.numel() * static_cast<int64_t>(t.element_size()) : 0;
+}
+
+// What every server rule holds: θ (its own contiguous copy of θ0), γ, λ, N, and the per-call
+// checks. parameters_for sends θ itself; rules that send something else override it.
+class ThetaServer : public AsyncServerRule {
+ public:
+  ThetaServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
+      : momentum_(options.momentum),
+        weight_decay_(options.weight_decay),
+        workers_(workers),
+        theta_(copy_parameters(theta0)) {}
+
+  void parameters_for(int64_t worker, double /*lr*/, torch::Tensor& out) override {
+    check_worker(worker, workers_);
+    out.copy_(theta_);
+  }
+  const torch::Tensor& center() const override { return theta_; }
+
+ protected:
+  void check_call(int64_t worker, const torch::Tensor& message) const {
+    check_worker(worker, workers_);
+    check_message(message, theta_);
+  }
+
+  double momentum_;      // γ
+  double weight_decay_;  // λ
+  int64_t workers_;      // N
+  torch::Tensor theta_;  // θ
+};
+
+// One vector per worker: a single [N, P] block (one allocation, one checkpoint entry) and views
+// of its rows shaped like θ, made once so the hot path creates no views.
+struct PerWorker {
+  PerWorker(const torch::Tensor& theta, int64_t workers)
+      : block(zeros_per_worker(theta, workers)), rows(rows_of(block, theta)) {}
+  torch::Tensor& operator[](int64_t worker) { return rows[static_cast<size_t>(worker)]; }
+  torch::Tensor block;
+  std::vector<torch::Tensor> rows;
+};
+
+// The registry entry of an algorithm whose workers send their raw gradients.
+template <class Server>
+AsyncAlgorithm gradient_algorithm(std::string name, std::string description) {
+  return {
+      std::move(name), std::move(description),
+      [](const AsyncOptions& options, const torch::Tensor& theta0,
+         int64_t workers) -> std::unique_ptr<AsyncServerRule> {
+        check_setup(options, theta0, workers);
+        return std::make_unique<Server>(options, theta0, workers);
+      },
+      [](const AsyncOptions&, int64_t, const torch::Tensor&) -> std::unique_ptr<AsyncWorkerRule> {
+        return std::make_unique<GradientWorkerRule>();
+      }};
 }
 
 }  // namespace async_internal

@@ -15,22 +15,16 @@ namespace dsgd {
 namespace {
 
 using async_internal::bytes_of;
-using async_internal::check_message;
-using async_internal::check_setup;
 using async_internal::check_worker;
-using async_internal::copy_parameters;
-using async_internal::rows_of;
-using async_internal::zeros_per_worker;
+using async_internal::gradient_algorithm;
+using async_internal::PerWorker;
+using async_internal::ThetaServer;
 
-class DanaDcServer : public AsyncServerRule {
+class DanaDcServer : public ThetaServer {
  public:
   DanaDcServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : momentum_(options.momentum),
-        weight_decay_(options.weight_decay),
-        workers_(workers),
-        theta_(copy_parameters(theta0)),
-        v_(zeros_per_worker(theta_, workers)),
-        v_rows_(rows_of(v_, theta_)),
+      : ThetaServer(options, theta0, workers),
+        v_(theta_, workers),
         v_sum_(torch::zeros_like(theta_)),
         compensation_(options, theta_, workers) {}
 
@@ -42,12 +36,11 @@ class DanaDcServer : public AsyncServerRule {
     compensation_.record(worker, out);
   }
 
-  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v_i = v_rows_[i],
+  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v_i = v_[i],
   // S = v_sum_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
-    check_worker(worker, workers_);
-    check_message(message, theta_);
-    torch::Tensor& v = v_rows_[worker];
+    check_call(worker, message);
+    torch::Tensor& v = v_[worker];
     // S ← S − v_i   (the old v_i leaves the sum)
     v_sum_.sub_(v);
     // v_i ← γv_i + d,  d = g + λ_t·g⊙g⊙(θ − θ̂_i) + λθ, in three steps:
@@ -63,40 +56,26 @@ class DanaDcServer : public AsyncServerRule {
     theta_.add_(v, -lr);
   }
 
-  const torch::Tensor& center() const override { return theta_; }
   int64_t state_bytes() const override {
-    return bytes_of(theta_) + bytes_of(v_) + bytes_of(v_sum_) + compensation_.state_bytes();
+    return bytes_of(theta_) + bytes_of(v_.block) + bytes_of(v_sum_) + compensation_.state_bytes();
   }
   NamedTensors state() override {
-    NamedTensors state = {{"theta", theta_}, {"v", v_}, {"v_sum", v_sum_}};
+    NamedTensors state = {{"theta", theta_}, {"v", v_.block}, {"v_sum", v_sum_}};
     compensation_.append_state(state);
     return state;
   }
 
  private:
-  double momentum_;
-  double weight_decay_;
-  int64_t workers_;
-  torch::Tensor theta_;                // θ
-  torch::Tensor v_;                    // [N, P]: row i is v_i
-  std::vector<torch::Tensor> v_rows_;  // v_i, views of v_ shaped like θ
-  torch::Tensor v_sum_;                // S = Σ_j v_j
-  DelayCompensation compensation_;     // θ̂_1..θ̂_N (and MS_i when adaptive)
+  PerWorker v_;                     // v_1..v_N as one [N, P] block
+  torch::Tensor v_sum_;             // S = Σ_j v_j
+  DelayCompensation compensation_;  // θ̂_1..θ̂_N (and MS_i when adaptive)
 };
 
 }  // namespace
 
 AsyncAlgorithm dana_dc_algorithm() {
-  return {
-      "dana-dc", "DANA-DC: DANA-Zero with DC-ASGD's delay compensation of stale gradients",
-      [](const AsyncOptions& options, const torch::Tensor& theta0,
-         int64_t workers) -> std::unique_ptr<AsyncServerRule> {
-        check_setup(options, theta0, workers);
-        return std::make_unique<DanaDcServer>(options, theta0, workers);
-      },
-      [](const AsyncOptions&, int64_t, const torch::Tensor&) -> std::unique_ptr<AsyncWorkerRule> {
-        return std::make_unique<GradientWorkerRule>();
-      }};
+  return gradient_algorithm<DanaDcServer>(
+      "dana-dc", "DANA-DC: DANA-Zero with DC-ASGD's delay compensation of stale gradients");
 }
 
 }  // namespace dsgd

@@ -16,34 +16,22 @@ using async_internal::bytes_of;
 using async_internal::check_message;
 using async_internal::check_options;
 using async_internal::check_setup;
-using async_internal::check_worker;
-using async_internal::copy_parameters;
+using async_internal::ThetaServer;
 
-class DanaSlimServer : public AsyncServerRule {
+class DanaSlimServer : public ThetaServer {
  public:
-  DanaSlimServer(const torch::Tensor& theta0, int64_t workers)
-      : workers_(workers), theta_(copy_parameters(theta0)) {}
-
-  void parameters_for(int64_t worker, double /*lr*/, torch::Tensor& out) override {
-    check_worker(worker, workers_);
-    out.copy_(theta_);
-  }
+  // No γ or λ at the server: the workers fold both into their messages.
+  using ThetaServer::ThetaServer;
 
   // m = message, η = lr, Θ = theta_. No weight decay here: the worker folded λΘ into m.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
-    check_worker(worker, workers_);
-    check_message(message, theta_);
+    check_call(worker, message);
     // Θ ← Θ − ηm
     theta_.add_(message, -lr);
   }
 
-  const torch::Tensor& center() const override { return theta_; }
   int64_t state_bytes() const override { return bytes_of(theta_); }
   NamedTensors state() override { return {{"theta", theta_}}; }
-
- private:
-  int64_t workers_;
-  torch::Tensor theta_;  // Θ
 };
 
 class DanaSlimWorker : public AsyncWorkerRule {
@@ -88,7 +76,7 @@ AsyncAlgorithm dana_slim_algorithm() {
           [](const AsyncOptions& options, const torch::Tensor& theta0,
              int64_t workers) -> std::unique_ptr<AsyncServerRule> {
             check_setup(options, theta0, workers);
-            return std::make_unique<DanaSlimServer>(theta0, workers);
+            return std::make_unique<DanaSlimServer>(options, theta0, workers);
           },
           [](const AsyncOptions& options, int64_t /*worker*/,
              const torch::Tensor& theta0) -> std::unique_ptr<AsyncWorkerRule> {

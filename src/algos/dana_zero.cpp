@@ -15,22 +15,16 @@ namespace dsgd {
 namespace {
 
 using async_internal::bytes_of;
-using async_internal::check_message;
-using async_internal::check_setup;
 using async_internal::check_worker;
-using async_internal::copy_parameters;
-using async_internal::rows_of;
-using async_internal::zeros_per_worker;
+using async_internal::gradient_algorithm;
+using async_internal::PerWorker;
+using async_internal::ThetaServer;
 
-class DanaZeroServer : public AsyncServerRule {
+class DanaZeroServer : public ThetaServer {
  public:
   DanaZeroServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : momentum_(options.momentum),
-        weight_decay_(options.weight_decay),
-        workers_(workers),
-        theta_(copy_parameters(theta0)),
-        v_(zeros_per_worker(theta_, workers)),
-        v_rows_(rows_of(v_, theta_)),
+      : ThetaServer(options, theta0, workers),
+        v_(theta_, workers),
         v_sum_(torch::zeros_like(theta_)) {}
 
   // η = lr, γ = momentum_, θ = theta_, S = v_sum_.
@@ -40,12 +34,11 @@ class DanaZeroServer : public AsyncServerRule {
     at::add_out(out, theta_, v_sum_, -lr * momentum_);
   }
 
-  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v_i = v_rows_[i],
+  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v_i = v_[i],
   // S = v_sum_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
-    check_worker(worker, workers_);
-    check_message(message, theta_);
-    torch::Tensor& v = v_rows_[worker];
+    check_call(worker, message);
+    torch::Tensor& v = v_[worker];
     // S ← S − v_i   (the old v_i leaves the sum)
     v_sum_.sub_(v);
     // v_i ← γv_i + d,  d = g + λθ
@@ -57,36 +50,22 @@ class DanaZeroServer : public AsyncServerRule {
     theta_.add_(v, -lr);
   }
 
-  const torch::Tensor& center() const override { return theta_; }
   int64_t state_bytes() const override {
-    return bytes_of(theta_) + bytes_of(v_) + bytes_of(v_sum_);
+    return bytes_of(theta_) + bytes_of(v_.block) + bytes_of(v_sum_);
   }
-  NamedTensors state() override { return {{"theta", theta_}, {"v", v_}, {"v_sum", v_sum_}}; }
+  NamedTensors state() override { return {{"theta", theta_}, {"v", v_.block}, {"v_sum", v_sum_}}; }
 
  private:
-  double momentum_;
-  double weight_decay_;
-  int64_t workers_;
-  torch::Tensor theta_;                // θ
-  torch::Tensor v_;                    // [N, P]: row i is v_i
-  std::vector<torch::Tensor> v_rows_;  // v_i, views of v_ shaped like θ
-  torch::Tensor v_sum_;                // S = Σ_j v_j
+  PerWorker v_;          // v_1..v_N as one [N, P] block
+  torch::Tensor v_sum_;  // S = Σ_j v_j
 };
 
 }  // namespace
 
 AsyncAlgorithm dana_zero_algorithm() {
-  return {
+  return gradient_algorithm<DanaZeroServer>(
       "dana-zero",
-      "DANA-Zero: a momentum buffer per worker; workers get the look-ahead theta - lr*m*sum(v)",
-      [](const AsyncOptions& options, const torch::Tensor& theta0,
-         int64_t workers) -> std::unique_ptr<AsyncServerRule> {
-        check_setup(options, theta0, workers);
-        return std::make_unique<DanaZeroServer>(options, theta0, workers);
-      },
-      [](const AsyncOptions&, int64_t, const torch::Tensor&) -> std::unique_ptr<AsyncWorkerRule> {
-        return std::make_unique<GradientWorkerRule>();
-      }};
+      "DANA-Zero: a momentum buffer per worker; workers get the look-ahead theta - lr*m*sum(v)");
 }
 
 }  // namespace dsgd

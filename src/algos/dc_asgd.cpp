@@ -15,18 +15,14 @@ namespace dsgd {
 namespace {
 
 using async_internal::bytes_of;
-using async_internal::check_message;
-using async_internal::check_setup;
 using async_internal::check_worker;
-using async_internal::copy_parameters;
+using async_internal::gradient_algorithm;
+using async_internal::ThetaServer;
 
-class DcAsgdServer : public AsyncServerRule {
+class DcAsgdServer : public ThetaServer {
  public:
   DcAsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : momentum_(options.momentum),
-        weight_decay_(options.weight_decay),
-        workers_(workers),
-        theta_(copy_parameters(theta0)),
+      : ThetaServer(options, theta0, workers),
         v_(torch::zeros_like(theta_)),
         compensation_(options, theta_, workers) {}
 
@@ -40,8 +36,7 @@ class DcAsgdServer : public AsyncServerRule {
 
   // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v = v_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
-    check_worker(worker, workers_);
-    check_message(message, theta_);
+    check_call(worker, message);
     // v ← γv + d,  d = g + λ_t·g⊙g⊙(θ − θ̂_i) + λθ, in three steps:
     //   v ← γv + g
     at::add_out(v_, message, v_, momentum_);
@@ -53,7 +48,6 @@ class DcAsgdServer : public AsyncServerRule {
     theta_.add_(v_, -lr);
   }
 
-  const torch::Tensor& center() const override { return theta_; }
   int64_t state_bytes() const override {
     return bytes_of(theta_) + bytes_of(v_) + compensation_.state_bytes();
   }
@@ -64,10 +58,6 @@ class DcAsgdServer : public AsyncServerRule {
   }
 
  private:
-  double momentum_;
-  double weight_decay_;
-  int64_t workers_;
-  torch::Tensor theta_;             // θ
   torch::Tensor v_;                 // v
   DelayCompensation compensation_;  // θ̂_1..θ̂_N (and MS_i when adaptive)
 };
@@ -75,16 +65,8 @@ class DcAsgdServer : public AsyncServerRule {
 }  // namespace
 
 AsyncAlgorithm dc_asgd_algorithm() {
-  return {
-      "dc-asgd", "DC-ASGD: delay-compensated gradients g + l*g*g*(theta - sent), server momentum",
-      [](const AsyncOptions& options, const torch::Tensor& theta0,
-         int64_t workers) -> std::unique_ptr<AsyncServerRule> {
-        check_setup(options, theta0, workers);
-        return std::make_unique<DcAsgdServer>(options, theta0, workers);
-      },
-      [](const AsyncOptions&, int64_t, const torch::Tensor&) -> std::unique_ptr<AsyncWorkerRule> {
-        return std::make_unique<GradientWorkerRule>();
-      }};
+  return gradient_algorithm<DcAsgdServer>(
+      "dc-asgd", "DC-ASGD: delay-compensated gradients g + l*g*g*(theta - sent), server momentum");
 }
 
 }  // namespace dsgd
