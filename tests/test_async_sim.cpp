@@ -1,6 +1,7 @@
 // The asynchronous simulator end to end: staleness of homogeneous workers, determinism, trace
 // record and replay, the N = 1 equivalence with Nesterov SGD, and bad simulator input.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <nlohmann/json.hpp>
 
@@ -119,6 +120,70 @@ TEST(AsyncSim, BadSimulatorInputExitsTwo) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_FALSE(fs::exists(out));
   fs::remove_all(trace);
+}
+
+}  // namespace
+
+namespace {
+
+// A run stopped half-way and resumed from its checkpoint ends with exactly the metrics of an
+// uninterrupted run: every piece of state (rules, workers, event queue, streams) was saved.
+void expect_resume_matches(const std::string& algo_args) {
+  fs::path full = fresh_dir("full"), part = fresh_dir("part");
+  std::string job = "run " + kSmall + algo_args + " --set eval_every=0.25 ";
+  ASSERT_EQ(run_dsgd(job + "--out " + full.string()).exit_code, 0);
+  ASSERT_EQ(run_dsgd(job + "--set epochs=0.5 --out " + part.string()).exit_code, 0);
+  CliResult r = run_dsgd("run --resume " + part.string() + " --set epochs=1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("resuming"), std::string::npos) << r.output;
+  auto resumed = read_csv(part / "metrics.csv");
+  EXPECT_EQ(resumed.size(), 5u);  // header + evaluations at 0.25, 0.5, 0.75, 1
+  EXPECT_EQ(without_columns(resumed, {"wall_time"}),
+            without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
+  auto summary = nlohmann::json::parse(read_file(part / "summary.json"));
+  EXPECT_EQ(summary["status"], "ok");
+  EXPECT_EQ(summary["updates"], 256);
+  fs::remove_all(full);
+  fs::remove_all(part);
+}
+
+TEST(Resume, SingleWorkerContinuesExactly) { expect_resume_matches("--set algo=sgd"); }
+TEST(Resume, DanaZeroContinuesExactly) {
+  expect_resume_matches("--set algo=dana-zero --set workers=4 --set timing.shape=3");
+}
+TEST(Resume, DanaSlimContinuesExactly) {
+  expect_resume_matches("--set algo=dana-slim --set workers=3");
+}
+
+// A worker process killed outright (SIGKILL) after its first checkpoint: resuming loses nothing.
+TEST(Resume, AfterKillMatchesUninterruptedRun) {
+  fs::path full = fresh_dir("kill_full"), part = fresh_dir("kill_part"), pid = fresh_dir("pid");
+  std::string job =
+      "run " + kSmall + "--set algo=dana-zero --set workers=4 --set eval_every=0.125 ";
+  ASSERT_EQ(run_dsgd(job + "--out " + full.string()).exit_code, 0);
+  std::string background = "(" + std::string(DSGD_BINARY) + " " + job + "--out " + part.string() +
+                           " > /dev/null 2>&1 & echo $! > " + pid.string() + ")";
+  ASSERT_EQ(std::system(background.c_str()), 0);
+  while (!fs::exists(part / "checkpoint.pt")) ::usleep(2000);
+  pid_t process = std::stoi(read_file(pid));
+  ::kill(process, SIGKILL);
+  // Gone, or a zombie nobody has reaped yet (its files are closed either way).
+  auto alive = [&] {
+    std::string stat = read_file("/proc/" + std::to_string(process) + "/stat");
+    size_t paren = stat.rfind(')');
+    return !stat.empty() && paren != std::string::npos && stat.substr(paren + 2, 1) != "Z";
+  };
+  for (int i = 0; i < 5000 && alive(); ++i) ::usleep(2000);
+  CliResult r = run_dsgd("run --resume " + part.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(without_columns(read_csv(part / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
+  for (const auto& p : {full, part, pid}) fs::remove_all(p);
+}
+
+TEST(Resume, WithoutCheckpointExitsTwo) {
+  CliResult r = run_dsgd("run --resume /nonexistent/run");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
 }
 
 }  // namespace

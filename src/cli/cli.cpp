@@ -71,6 +71,11 @@ int cli_main(int argc, char** argv) {
       ->take_all();
   run->add_option("--out", out_dir, "run folder (default: runs/<timestamp>-<algo>)");
   run->add_option("--engine", engine, "shorthand for --set engine=...");
+  std::string resume_dir;
+  run->add_option("--resume", resume_dir,
+                  "continue the run in DIR from its last checkpoint (its config.toml, then --set)")
+      ->excludes("--out")
+      ->excludes("--config");
 
   std::string list_what;
   CLI::App* list_cmd =
@@ -91,6 +96,11 @@ int cli_main(int argc, char** argv) {
       return 0;
     }
     if (!engine.empty()) overrides.push_back("engine=" + engine);
+    if (!resume_dir.empty()) {
+      RunConfig config = load_config(resume_dir + "/config.toml", overrides);
+      std::cout << "results: " << run_job(config, resume_dir, /*resume=*/true) << "\n";
+      return 0;
+    }
     RunConfig config = load_config(config_path, overrides);
     std::string path = run_job(config, out_dir);
     std::cout << "results: " << path << "\n";

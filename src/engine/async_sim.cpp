@@ -43,11 +43,13 @@ struct AsyncSimulator::State {
   std::vector<int64_t> sent_at;     // server update count when θ̂_i was sent
   std::vector<int64_t> next_batch;  // k_i
   std::vector<double> finish_time;
+  std::vector<int64_t> event_sequence;  // the sequence number of worker i's pending event
   std::unique_ptr<TimingModel> timing;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;
   int64_t sequence = 0;
   std::optional<ArrivalTrace> replay;
   ArrivalTrace recorded;
+  bool restored = false;
 
   // Telemetry since the last evaluation.
   double staleness_sum = 0.0;
@@ -90,12 +92,64 @@ AsyncSimulator::AsyncSimulator(Session& session)
   s.sent_at.assign(static_cast<size_t>(s.workers), 0);
   s.next_batch.assign(static_cast<size_t>(s.workers), 0);
   s.finish_time.assign(static_cast<size_t>(s.workers), 0.0);
+  s.event_sequence.assign(static_cast<size_t>(s.workers), 0);
   s.gap_square_sum = torch::zeros({}, theta0.options().dtype(torch::kDouble));
 
   int64_t worker_bytes = 0;
   for (const auto& w : s.worker_rules) worker_bytes += w->state_bytes();
   session_.summary_extra()["server_bytes"] = s.server->state_bytes();
   session_.summary_extra()["worker_rule_bytes"] = worker_bytes;
+
+  // Taken right after an evaluation, when the period's telemetry has just been reset.
+  session_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
+    for (auto& [name, tensor] : s.server->state()) checkpoint["engine/server/" + name] = tensor;
+    for (int64_t i = 0; i < s.workers; ++i) {
+      for (auto& [name, tensor] : s.worker_rules[static_cast<size_t>(i)]->state()) {
+        checkpoint["engine/worker/" + std::to_string(i) + "/" + name] = tensor;
+      }
+    }
+    checkpoint["engine/sent"] = s.sent;
+    checkpoint["engine/sent_at"] = to_tensor(s.sent_at);
+    checkpoint["engine/next_batch"] = to_tensor(s.next_batch);
+    checkpoint["engine/finish_time"] = to_tensor(s.finish_time);
+    checkpoint["engine/event_sequence"] = to_tensor(s.event_sequence);
+    checkpoint["engine/sequence"] = torch::tensor(s.sequence, torch::kLong);
+    checkpoint["engine/staleness_histogram"] = to_tensor(s.staleness_histogram);
+    checkpoint["engine/recorded_order"] = to_tensor(s.recorded.order);
+  });
+}
+
+void AsyncSimulator::restore(const TensorMap& checkpoint) {
+  State& s = *state_;
+  torch::NoGradGuard no_grad;
+  auto entry = [&](const std::string& key) {
+    return checkpoint_entry(checkpoint, "engine/" + key);
+  };
+  for (auto& [name, tensor] : s.server->state()) tensor.copy_(entry("server/" + name));
+  for (int64_t i = 0; i < s.workers; ++i) {
+    for (auto& [name, tensor] : s.worker_rules[static_cast<size_t>(i)]->state()) {
+      tensor.copy_(entry("worker/" + std::to_string(i) + "/" + name));
+    }
+  }
+  s.sent.copy_(entry("sent"));
+  s.sent_at = to_int_vector(entry("sent_at"));
+  s.next_batch = to_int_vector(entry("next_batch"));
+  s.finish_time = to_double_vector(entry("finish_time"));
+  s.event_sequence = to_int_vector(entry("event_sequence"));
+  s.sequence = entry("sequence").item<int64_t>();
+  s.staleness_histogram = to_int_vector(entry("staleness_histogram"));
+  s.recorded.order = to_int_vector(entry("recorded_order"));
+  if (static_cast<int64_t>(s.sent_at.size()) != s.workers) {
+    throw ConfigError("the checkpoint was written with another number of workers",
+                      "resume with the run's own config.toml");
+  }
+  if (!s.replay) {
+    for (int64_t i = 0; i < s.workers; ++i) {
+      const size_t w = static_cast<size_t>(i);
+      s.queue.push({s.finish_time[w], i, s.event_sequence[w]});
+    }
+  }
+  s.restored = true;
 }
 
 AsyncSimulator::~AsyncSimulator() = default;
@@ -111,9 +165,13 @@ void AsyncSimulator::run() {
     s.sent_at[static_cast<size_t>(worker)] = updates;
     double finish = now + s.timing->duration(worker, s.next_batch[static_cast<size_t>(worker)]);
     s.finish_time[static_cast<size_t>(worker)] = finish;
-    if (!s.replay) s.queue.push({finish, worker, s.sequence++});
+    s.event_sequence[static_cast<size_t>(worker)] = s.sequence;
+    if (!s.replay) s.queue.push({finish, worker, s.sequence});
+    ++s.sequence;
   };
-  for (int64_t i = 0; i < s.workers; ++i) send(i, 0, 0.0);
+  if (!s.restored) {
+    for (int64_t i = 0; i < s.workers; ++i) send(i, 0, 0.0);
+  }
 
   auto telemetry = [&]() {
     std::map<std::string, double> row;
@@ -130,8 +188,8 @@ void AsyncSimulator::run() {
     return row;
   };
 
-  double now = 0.0;
-  for (int64_t updates = 0; updates < session_.total_updates(); ++updates) {
+  double now = session_.sim_time();
+  for (int64_t updates = session_.updates_done(); updates < session_.total_updates(); ++updates) {
     int64_t worker;
     if (s.replay) {
       worker = s.replay->order[static_cast<size_t>(updates)];
@@ -166,8 +224,10 @@ void AsyncSimulator::run() {
     s.gap_square_sum.add_((s.server->center() - received).square().mean());
 
     s.server->apply(worker, message, session_.lr_at(updates));
-    session_.after_update(updates + 1, loss, now, s.server->center(), telemetry);
+    // Fresh parameters go out before after_update, so that a checkpoint it writes holds every
+    // worker's pending computation.
     send(worker, updates + 1, now);
+    session_.after_update(updates + 1, loss, now, s.server->center(), telemetry);
   }
 
   session_.summary_extra()["staleness_histogram"] = s.staleness_histogram;

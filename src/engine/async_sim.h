@@ -21,6 +21,8 @@ class AsyncSimulator {
   // training (and so before a run folder exists).
   explicit AsyncSimulator(Session& session);
   ~AsyncSimulator();
+  // Continues from a checkpoint (Session::resume_folder) instead of starting afresh.
+  void restore(const TensorMap& checkpoint);
   void run();
 
  private:

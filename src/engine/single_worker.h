@@ -6,6 +6,7 @@
 
 namespace dsgd {
 
-void train_single_worker(Session& session);
+// `resume`: a checkpoint to continue from (Session::resume_folder), or null for a fresh run.
+void train_single_worker(Session& session, const TensorMap* resume = nullptr);
 
 }  // namespace dsgd

@@ -61,7 +61,25 @@ class CifarBlockImpl : public torch::nn::Module {
 };
 TORCH_MODULE(CifarBlock);
 
-class CifarResNet : public Model {
+// What both ResNet families share: a conv-BN-ReLU stem, stages of residual blocks, global
+// average pooling and a linear classifier. Subclasses fill in the members.
+class ResidualNet : public Model {
+ public:
+  torch::Tensor forward(torch::Tensor x) override {
+    x = torch::relu(bn1_->forward(conv1_->forward(x)));
+    for (auto& layer : layers_) x = layer->forward(x);
+    x = torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1);
+    return fc_->forward(x);
+  }
+
+ protected:
+  torch::nn::Conv2d conv1_{nullptr};
+  torch::nn::BatchNorm2d bn1_{nullptr};
+  std::vector<torch::nn::Sequential> layers_;
+  torch::nn::Linear fc_{nullptr};
+};
+
+class CifarResNet : public ResidualNet {
  public:
   CifarResNet(int blocks_per_stage, const InputShape& shape) {
     conv1_ = register_module("conv1", conv3x3(shape.channels, 16, 1));
@@ -80,19 +98,6 @@ class CifarResNet : public Model {
     fc_ = register_module("fc", torch::nn::Linear(in, shape.num_classes));
     init_residual_weights(*this);
   }
-
-  torch::Tensor forward(torch::Tensor x) override {
-    x = torch::relu(bn1_->forward(conv1_->forward(x)));
-    for (auto& layer : layers_) x = layer->forward(x);
-    x = torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1);
-    return fc_->forward(x);
-  }
-
- private:
-  torch::nn::Conv2d conv1_{nullptr};
-  torch::nn::BatchNorm2d bn1_{nullptr};
-  std::vector<torch::nn::Sequential> layers_;
-  torch::nn::Linear fc_{nullptr};
 };
 
 // The ImageNet BasicBlock: as above, but a shape change goes through a learned 1x1 convolution
@@ -128,7 +133,7 @@ class BasicBlockImpl : public torch::nn::Module {
 };
 TORCH_MODULE(BasicBlock);
 
-class ResNet18 : public Model {
+class ResNet18 : public ResidualNet {
  public:
   explicit ResNet18(const InputShape& shape) {
     conv1_ = register_module("conv1", conv3x3(shape.channels, 64, 1));
@@ -145,19 +150,6 @@ class ResNet18 : public Model {
     fc_ = register_module("fc", torch::nn::Linear(in, shape.num_classes));
     init_residual_weights(*this);
   }
-
-  torch::Tensor forward(torch::Tensor x) override {
-    x = torch::relu(bn1_->forward(conv1_->forward(x)));
-    for (auto& layer : layers_) x = layer->forward(x);
-    x = torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1);
-    return fc_->forward(x);
-  }
-
- private:
-  torch::nn::Conv2d conv1_{nullptr};
-  torch::nn::BatchNorm2d bn1_{nullptr};
-  std::vector<torch::nn::Sequential> layers_;
-  torch::nn::Linear fc_{nullptr};
 };
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/errors.h"
 
@@ -71,6 +73,29 @@ RunFolder::RunFolder(std::string path) : path_(std::move(path)) {
     throw ConfigError("cannot create run folder '" + path_ + "': " + ec.message(),
                       "choose a writable --out");
   }
+}
+
+RunFolder::RunFolder(std::string path, int64_t resume_after_update) : path_(std::move(path)) {
+  std::ifstream in(file("metrics.csv"));
+  std::string line;
+  if (!in || !std::getline(in, line)) {
+    throw ConfigError("'" + path_ + "' has no metrics.csv to resume",
+                      "--resume takes the folder of an earlier run");
+  }
+  std::stringstream header(line);
+  for (std::string column; std::getline(header, column, ',');) columns_.push_back(column);
+  auto updates_column = std::find(columns_.begin(), columns_.end(), "updates") - columns_.begin();
+  metrics_text_ = line + "\n";
+  while (std::getline(in, line)) {
+    std::stringstream row(line);
+    std::vector<std::string> cells;
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    size_t column = static_cast<size_t>(updates_column);
+    if (column < cells.size() && std::stoll(cells[column]) <= resume_after_update) {
+      metrics_text_ += line + "\n";
+    }
+  }
+  write_file_atomically(file("metrics.csv"), metrics_text_);
 }
 
 void RunFolder::write_config(const std::string& toml_text) {

@@ -21,6 +21,9 @@ class RunFolder {
   // Creates the folder (and parents). Refuses a folder that already holds a run's files, so
   // that earlier results are never overwritten.
   explicit RunFolder(std::string path);
+  // Reopens the folder of an interrupted run: keeps metrics rows up to `resume_after_update`
+  // updates (the checkpoint's), drops any later ones, and appends from there.
+  RunFolder(std::string path, int64_t resume_after_update);
 
   const std::string& path() const { return path_; }
   std::string file(const std::string& name) const { return path_ + "/" + name; }

@@ -11,7 +11,7 @@
 
 namespace dsgd {
 
-std::string run_job(const RunConfig& config, const std::string& out_dir) {
+std::string run_job(const RunConfig& config, const std::string& out_dir, bool resume) {
   const AlgorithmInfo& algo = find_algorithm(config.algo);
   if (config.engine == "mpi") {
     throw ConfigError("engine = \"mpi\" is not available in this build yet",
@@ -26,13 +26,20 @@ std::string run_job(const RunConfig& config, const std::string& out_dir) {
   std::unique_ptr<AsyncSimulator> async_sim;
   if (algo.family == AlgorithmFamily::kAsync) async_sim = std::make_unique<AsyncSimulator>(session);
   std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;
-  session.open_folder(path);
-  std::cerr << "run folder: " << path << "\n";
+  TensorMap checkpoint;
+  if (resume) {
+    checkpoint = session.resume_folder(path);
+    if (async_sim) async_sim->restore(checkpoint);
+    std::cerr << "resuming " << path << " at update " << session.updates_done() << "\n";
+  } else {
+    session.open_folder(path);
+    std::cerr << "run folder: " << path << "\n";
+  }
   try {
     if (async_sim) {
       async_sim->run();
     } else {
-      train_single_worker(session);
+      train_single_worker(session, resume ? &checkpoint : nullptr);
     }
   } catch (const DivergedError& e) {
     session.write_summary("diverged", e.what());

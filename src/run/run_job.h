@@ -11,6 +11,7 @@ namespace dsgd {
 // Returns the run folder's path. Throws the error that ended the run (after recording it in
 // summary.json when a folder exists): ConfigError/DataError before any training, DivergedError
 // when the loss blew up, anything else as is.
-std::string run_job(const RunConfig& config, const std::string& out_dir);
+// With `resume`, out_dir is the folder of an earlier run to continue from its last checkpoint.
+std::string run_job(const RunConfig& config, const std::string& out_dir, bool resume = false);
 
 }  // namespace dsgd

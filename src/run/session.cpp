@@ -70,6 +70,58 @@ void Session::open_folder(const std::string& path) {
   write_summary("running");
 }
 
+namespace {
+constexpr const char* kCheckpointFile = "checkpoint.pt";
+}
+
+TensorMap Session::resume_folder(const std::string& path) {
+  TensorMap checkpoint = load_checkpoint(path + "/" + kCheckpointFile);
+  auto scalar = [&](const std::string& key) {
+    return checkpoint_entry(checkpoint, "session/" + key).item<double>();
+  };
+  updates_done_ = static_cast<int64_t>(scalar("updates"));
+  if (updates_done_ > total_updates_) {
+    throw ConfigError("the checkpoint is past the end of this run (update " +
+                          std::to_string(updates_done_) + " of " + std::to_string(total_updates_) +
+                          ")",
+                      "resume with at least as many epochs as the run already did");
+  }
+  next_eval_index_ = static_cast<int64_t>(scalar("next_eval_index"));
+  evaluations_ = static_cast<int64_t>(scalar("evaluations"));
+  best_acc_ = scalar("best_acc");
+  final_acc_ = scalar("final_acc");
+  sim_time_ = scalar("sim_time");
+  wall_offset_ = scalar("wall_time");
+  last_train_loss_ = scalar("last_train_loss");
+  last_lr_ = scalar("last_lr");
+  last_checked_ = updates_done_;
+  folder_.emplace(path, /*resume_after_update=*/updates_done_);
+  folder_->write_config(to_toml(config_));
+  write_summary("running");
+  return checkpoint;
+}
+
+void Session::write_checkpoint() {
+  if (!folder_) return;
+  TensorMap checkpoint;
+  auto scalar = [&](const std::string& key, double value) {
+    checkpoint["session/" + key] = torch::tensor(value, torch::kDouble);
+  };
+  scalar("updates", static_cast<double>(updates_done_));
+  scalar("next_eval_index", static_cast<double>(next_eval_index_));
+  scalar("evaluations", static_cast<double>(evaluations_));
+  scalar("best_acc", best_acc_);
+  scalar("final_acc", final_acc_);
+  scalar("sim_time", sim_time_);
+  scalar("wall_time",
+         wall_offset_ +
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  scalar("last_train_loss", last_train_loss_);
+  scalar("last_lr", last_lr_);
+  if (engine_checkpoint_) engine_checkpoint_(checkpoint);
+  save_checkpoint(folder_->file(kCheckpointFile), checkpoint);
+}
+
 WorkerStream Session::make_stream(int64_t worker) const {
   return WorkerStream(data_.train, data_.normalization, data_.augment, config_.batch_size,
                       static_cast<uint64_t>(config_.seed), worker);
@@ -102,6 +154,7 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
   if (eval_due) {
     evaluate_now(updates, sim_time, eval_params, extra ? extra() : std::map<std::string, double>{});
     ++next_eval_index_;
+    write_checkpoint();
   }
 }
 
@@ -128,7 +181,8 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   ++evaluations_;
   final_acc_ = result.accuracy;
   best_acc_ = std::max(best_acc_, result.accuracy);
-  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  double wall = wall_offset_ +
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::map<std::string, double> row = extra;
   row["epoch"] = epoch_of(updates);
   row["updates"] = static_cast<double>(updates);
@@ -159,6 +213,7 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["epochs"] = epoch_of(updates_done_);
   summary["updates"] = updates_done_;
   summary["wall_time"] =
+      wall_offset_ +
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   summary["sim_time"] = sim_time_;
   summary["algo"] = config_.algo;

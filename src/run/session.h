@@ -6,6 +6,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "data/dataset.h"
 #include "data/worker_stream.h"
 #include "models/model.h"
+#include "run/checkpoint.h"
 #include "run/config.h"
 #include "run/lr_schedule.h"
 #include "run/progress.h"
@@ -32,6 +34,17 @@ class Session {
 
   // Creates the run folder and writes the resolved config. Call once, after construction.
   void open_folder(const std::string& path);
+  // Reopens the folder of an interrupted run and restores the session's counters from its
+  // checkpoint; returns the checkpoint so the engine can restore its own state from it.
+  TensorMap resume_folder(const std::string& path);
+
+  // The engine's part of each checkpoint, written after every evaluation.
+  void set_engine_checkpoint(std::function<void(TensorMap&)> save) {
+    engine_checkpoint_ = std::move(save);
+  }
+  // Updates already done: 0, or where a resumed run continues.
+  int64_t updates_done() const { return updates_done_; }
+  double sim_time() const { return sim_time_; }
   const RunFolder* folder() const { return folder_ ? &*folder_ : nullptr; }
 
   const RunConfig& config() const { return config_; }
@@ -68,6 +81,7 @@ class Session {
 
  private:
   void check_finite(int64_t updates);
+  void write_checkpoint();
   void evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                     const std::map<std::string, double>& extra);
 
@@ -96,6 +110,8 @@ class Session {
   double last_lr_ = 0.0;
   std::chrono::steady_clock::time_point start_;
   nlohmann::json summary_extra_ = nlohmann::json::object();
+  double wall_offset_ = 0.0;  // wall time of the runs this one resumes
+  std::function<void(TensorMap&)> engine_checkpoint_;
 };
 
 }  // namespace dsgd
