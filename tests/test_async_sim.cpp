@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 // 256 updates an epoch of a small MLP on learnable synthetic data.
 const std::string kSmall =
     "--set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=1 --set threads=1 "
-    "--set lr=0.01 ";
+    "--set lr=0.01 --set lr_schedule=constant --set warmup_epochs=0 ";
 
 TEST(AsyncSim, HomogeneousStalenessIsNMinusOne) {
   for (int workers : {4, 8}) {
@@ -80,10 +80,13 @@ TEST(AsyncSim, OneWorkerDanaMatchesNesterovSgd) {
   fs::path sgd = fresh_dir("n1_sgd"), slim = fresh_dir("n1_slim"), zero = fresh_dir("n1_zero");
   std::string job =
       "run --set dataset=synthetic --set model=lenet5-bn --set epochs=0.5 "
-      "--set threads=1 --set lr=0.05 ";
-  ASSERT_EQ(run_dsgd(job + "--set nesterov=true --out " + sgd.string()).exit_code, 0);
-  ASSERT_EQ(run_dsgd(job + "--set algo=dana-slim --out " + slim.string()).exit_code, 0);
-  ASSERT_EQ(run_dsgd(job + "--set algo=nag-asgd --out " + zero.string()).exit_code, 0);
+      "--set threads=1 --set lr=0.05 --set lr_schedule=constant ";
+  ASSERT_EQ(run_dsgd(job + "--set algo=sgd --set nesterov=true --out " + sgd.string()).exit_code,
+            0);
+  ASSERT_EQ(run_dsgd(job + "--set algo=dana-slim --set workers=1 --out " + slim.string()).exit_code,
+            0);
+  ASSERT_EQ(run_dsgd(job + "--set algo=nag-asgd --set workers=1 --out " + zero.string()).exit_code,
+            0);
   double reference = last_metric(sgd / "metrics.csv", "train_loss");
   EXPECT_NEAR(last_metric(slim / "metrics.csv", "train_loss"), reference, 1e-4 * reference);
   EXPECT_NEAR(last_metric(zero / "metrics.csv", "train_loss"), reference, 1e-4 * reference);

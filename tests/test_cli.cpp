@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 
 // Small, fast, learnable: an MLP on the synthetic dataset.
 const std::string kQuick =
+    "--set algo=sgd --set lr=0.1 --set lr_schedule=constant --set warmup_epochs=0 "
     "--set dataset=synthetic --set model=mlp --set epochs=1 --set threads=1 ";
 
 TEST(Cli, QuickRunWritesRunFolder) {
@@ -125,13 +126,16 @@ TEST(Cli, CudaIsAClearErrorWithoutCuda) {
   EXPECT_NE(r.output.find("cuda"), std::string::npos) << r.output;
 }
 
-// Convergence on real data: one epoch of the default model on Fashion-MNIST.
+// Convergence on real data: one epoch of single-worker SGD on lenet5-bn and Fashion-MNIST.
 TEST(Cli, LeNet5BnLearnsFashionMnist) {
   if (!fs::exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz")) {
     GTEST_SKIP() << "Fashion-MNIST not installed (apt-get install dataset-fashion-mnist)";
   }
   fs::path out = fresh_dir("fmnist");
-  CliResult r = run_dsgd("run --set epochs=1 --out " + out.string());
+  CliResult r = run_dsgd(
+      "run --set algo=sgd --set lr=0.1 --set lr_schedule=constant "
+      "--set warmup_epochs=0 --set epochs=1 --out " +
+      out.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto summary = nlohmann::json::parse(read_file(out / "summary.json"));
   EXPECT_GT(summary["final_test_acc"].get<double>(), 0.85);

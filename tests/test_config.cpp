@@ -24,12 +24,20 @@ void expect_config_error(Fn fn, std::vector<std::string> needles) {
 
 TEST(Config, DefaultsAreTheDefaultJob) {
   RunConfig c = parse_config("", {});
-  EXPECT_EQ(c.algo, "sgd");
+  EXPECT_EQ(c.algo, "dana-slim");
+  EXPECT_EQ(c.workers, 8);
   EXPECT_EQ(c.model, "lenet5-bn");
   EXPECT_EQ(c.dataset, "fashion-mnist");
   EXPECT_EQ(c.batch_size, 128);
-  EXPECT_DOUBLE_EQ(c.lr, 0.1);
+  EXPECT_DOUBLE_EQ(c.lr, 0.05);
   EXPECT_DOUBLE_EQ(c.momentum, 0.9);
+  EXPECT_EQ(c.lr_schedule, "cosine");
+  EXPECT_DOUBLE_EQ(c.warmup_epochs, 1);
+}
+
+TEST(Config, SgdDefaultsToOneWorker) {
+  EXPECT_EQ(parse_config("", {"algo=sgd"}).workers, 1);
+  EXPECT_EQ(parse_config("algo = 'sgd'\nworkers = 1", {}).workers, 1);
 }
 
 TEST(Config, FileThenOverridesInOrder) {
@@ -57,7 +65,11 @@ TEST(Config, UnknownKeySuggestsClosest) {
 TEST(Config, WrongTypeNamesKey) {
   expect_config_error([] { parse_config("lr = 'fast'", {}); }, {"lr", "number"});
   expect_config_error([] { parse_config("", {"batch_size=12.5"}); }, {"batch_size", "integer"});
-  expect_config_error([] { parse_config("", {"nesterov=yes"}); }, {"nesterov", "boolean"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=sgd", "nesterov=yes"});
+      },
+      {"nesterov", "boolean"});
 }
 
 TEST(Config, OutOfRangeNamesKey) {
@@ -72,8 +84,11 @@ TEST(Config, UnknownAlgorithmSuggests) {
 }
 
 TEST(Config, KeyOfAnotherAlgorithmIsRejected) {
-  expect_config_error([] { parse_config("", {"hier.group_size=2"}); },
-                      {"hier.group_size", "hier-avg"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=sgd", "hier.group_size=2"});
+      },
+      {"hier.group_size", "hier-avg"});
   expect_config_error([] { parse_config("", {"kavg.period=4"}); }, {"kavg.period"});
   expect_config_error(
       [] {
@@ -93,7 +108,7 @@ TEST(Config, MalformedTomlNamesLine) {
 }
 
 TEST(Config, SgdNeedsOneWorker) {
-  expect_config_error([] { parse_config("", {"workers=4"}); }, {"workers"});
+  expect_config_error([] { parse_config("", {"algo=sgd", "workers=4"}); }, {"workers"});
 }
 
 TEST(Config, ResolvedTomlRoundTrips) {
@@ -107,8 +122,9 @@ TEST(Config, ResolvedTomlRoundTrips) {
 }
 
 TEST(LrSchedule, MultistepCosineWarmup) {
-  RunConfig c = parse_config("", {"lr=0.1", "epochs=160", "lr_schedule=multistep",
-                                  "lr_milestones=[80,120]", "lr_gamma=0.1"});
+  RunConfig c =
+      parse_config("", {"lr=0.1", "epochs=160", "warmup_epochs=0", "lr_schedule=multistep",
+                        "lr_milestones=[80,120]", "lr_gamma=0.1"});
   LrSchedule multistep(c);
   EXPECT_DOUBLE_EQ(multistep.at(0), 0.1);
   EXPECT_DOUBLE_EQ(multistep.at(79.9), 0.1);

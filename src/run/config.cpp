@@ -351,11 +351,6 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
     throw ConfigError("lr_schedule = \"multistep\" needs lr_milestones",
                       "for example: lr_milestones = [80, 120]");
   }
-  if (c.warmup_epochs > c.epochs) {
-    throw ConfigError(
-        fmt::format("warmup_epochs = {} exceeds epochs = {}", c.warmup_epochs, c.epochs),
-        "shorten the warm-up");
-  }
   if (!c.timing_speeds.empty()) {
     if (static_cast<int64_t>(c.timing_speeds.size()) != c.workers) {
       throw ConfigError(fmt::format("timing.speeds has {} entries but workers = {}",
@@ -402,6 +397,11 @@ RunConfig build(const toml::table* file_table, const std::vector<std::string>& o
       parsed = toml::table{{"v", value}};  // a bare word: take it as a string
     }
     assign(config, key, *parsed.get("v"), set_keys);
+  }
+  // The default worker count belongs to the distributed default job; sgd has one worker.
+  if (set_keys.count("workers") == 0 &&
+      find_algorithm(config.algo).family == AlgorithmFamily::kSingle) {
+    config.workers = 1;
   }
   validate(config, set_keys);
   return config;

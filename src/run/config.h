@@ -8,23 +8,25 @@
 
 namespace dsgd {
 
+// The defaults are the default job: DANA-Slim with 8 simulated workers, lenet5-bn on
+// Fashion-MNIST, 1-epoch warm-up and a cosine schedule over 4 epochs (docs/performance.md).
 struct RunConfig {
-  std::string algo = "sgd";
+  std::string algo = "dana-slim";
   std::string engine = "sim";
-  int64_t workers = 1;
+  int64_t workers = 8;  // 1 when algo = "sgd" and workers is not set
   std::string model = "lenet5-bn";
   std::string dataset = "fashion-mnist";
   std::string data_dir;  // empty: the dataset's default place
-  double epochs = 3;
+  double epochs = 4;
   int64_t batch_size = 128;
-  double lr = 0.1;
+  double lr = 0.05;
   double momentum = 0.9;
   bool nesterov = false;
   double weight_decay = 0.0;
-  std::string lr_schedule = "constant";
+  std::string lr_schedule = "cosine";
   std::vector<double> lr_milestones;
   double lr_gamma = 0.1;
-  double warmup_epochs = 0.0;
+  double warmup_epochs = 1.0;
   int64_t seed = 1;
   int64_t threads = 0;      // 0: every core
   double eval_every = 1.0;  // epochs between evaluations
