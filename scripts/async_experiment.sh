@@ -78,6 +78,11 @@ mkdir -p "$(dirname "$TABLE")"
       echo "$row"
     done
   done
+  # Hand-written commentary below the marker survives regeneration.
+  if [ -f "$TABLE" ] && grep -q '^<!-- notes -->' "$TABLE"; then
+    echo
+    sed -n '/^<!-- notes -->/,$p' "$TABLE"
+  fi
 } > "$TABLE.tmp"
 mv "$TABLE.tmp" "$TABLE"
 echo "table: $TABLE"
