@@ -1,12 +1,14 @@
 // Helpers for tests that drive the dsgd executable: run it, read its files, compare metrics.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -82,6 +84,29 @@ inline double last_metric(const fs::path& metrics, const std::string& column) {
     if (rows[0][i] == column) return std::stod(rows.back()[i]);
   }
   return std::nan("");
+}
+
+// A one-epoch run (`base` + `algo_args`) stopped half-way and resumed from its checkpoint ends with
+// exactly the metrics of an uninterrupted run: every piece of state (rules, workers, event queue,
+// streams) was saved.
+inline void expect_resume_matches(const std::string& base, const std::string& algo_args,
+                                  int64_t updates) {
+  fs::path full = fresh_dir("full"), part = fresh_dir("part");
+  std::string job = "run " + base + algo_args + " --set eval_every=0.25 ";
+  ASSERT_EQ(run_dsgd(job + "--out " + full.string()).exit_code, 0);
+  ASSERT_EQ(run_dsgd(job + "--set epochs=0.5 --out " + part.string()).exit_code, 0);
+  CliResult r = run_dsgd("run --resume " + part.string() + " --set epochs=1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("resuming"), std::string::npos) << r.output;
+  auto resumed = read_csv(part / "metrics.csv");
+  EXPECT_EQ(resumed.size(), 5u);  // header + evaluations at 0.25, 0.5, 0.75, 1
+  EXPECT_EQ(without_columns(resumed, {"wall_time"}),
+            without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
+  auto summary = nlohmann::json::parse(read_file(part / "summary.json"));
+  EXPECT_EQ(summary["status"], "ok");
+  EXPECT_EQ(summary["updates"], updates);
+  fs::remove_all(full);
+  fs::remove_all(part);
 }
 
 }  // namespace dsgd::testing

@@ -10,6 +10,7 @@
 namespace {
 
 using dsgd::testing::CliResult;
+using dsgd::testing::expect_resume_matches;
 using dsgd::testing::fresh_dir;
 using dsgd::testing::last_metric;
 using dsgd::testing::read_csv;
@@ -129,33 +130,12 @@ TEST(AsyncSim, BadSimulatorInputExitsTwo) {
 
 namespace {
 
-// A run stopped half-way and resumed from its checkpoint ends with exactly the metrics of an
-// uninterrupted run: every piece of state (rules, workers, event queue, streams) was saved.
-void expect_resume_matches(const std::string& algo_args) {
-  fs::path full = fresh_dir("full"), part = fresh_dir("part");
-  std::string job = "run " + kSmall + algo_args + " --set eval_every=0.25 ";
-  ASSERT_EQ(run_dsgd(job + "--out " + full.string()).exit_code, 0);
-  ASSERT_EQ(run_dsgd(job + "--set epochs=0.5 --out " + part.string()).exit_code, 0);
-  CliResult r = run_dsgd("run --resume " + part.string() + " --set epochs=1");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("resuming"), std::string::npos) << r.output;
-  auto resumed = read_csv(part / "metrics.csv");
-  EXPECT_EQ(resumed.size(), 5u);  // header + evaluations at 0.25, 0.5, 0.75, 1
-  EXPECT_EQ(without_columns(resumed, {"wall_time"}),
-            without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
-  auto summary = nlohmann::json::parse(read_file(part / "summary.json"));
-  EXPECT_EQ(summary["status"], "ok");
-  EXPECT_EQ(summary["updates"], 256);
-  fs::remove_all(full);
-  fs::remove_all(part);
-}
-
-TEST(Resume, SingleWorkerContinuesExactly) { expect_resume_matches("--set algo=sgd"); }
+TEST(Resume, SingleWorkerContinuesExactly) { expect_resume_matches(kSmall, "--set algo=sgd", 256); }
 TEST(Resume, DanaZeroContinuesExactly) {
-  expect_resume_matches("--set algo=dana-zero --set workers=4 --set timing.shape=3");
+  expect_resume_matches(kSmall, "--set algo=dana-zero --set workers=4 --set timing.shape=3", 256);
 }
 TEST(Resume, DanaSlimContinuesExactly) {
-  expect_resume_matches("--set algo=dana-slim --set workers=3");
+  expect_resume_matches(kSmall, "--set algo=dana-slim --set workers=3", 256);
 }
 
 // A worker process killed outright (SIGKILL) after its first checkpoint: resuming loses nothing.

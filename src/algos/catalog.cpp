@@ -2,6 +2,7 @@
 #include "algos/catalog.h"
 
 #include "algos/async_rule.h"
+#include "algos/sync_algorithm.h"
 #include "core/names.h"
 
 namespace dsgd {
@@ -14,6 +15,9 @@ const std::vector<AlgorithmInfo>& algorithm_catalog() {
     };
     for (const auto& a : async_algorithms()) {
       all.push_back({a.name, AlgorithmFamily::kAsync, a.description});
+    }
+    for (const auto& a : sync_algorithms()) {
+      all.push_back({a.name, AlgorithmFamily::kSync, a.description});
     }
     return all;
   }();

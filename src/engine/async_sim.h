@@ -9,21 +9,20 @@
 #include <memory>
 
 #include "algos/async_rule.h"
+#include "engine/engine.h"
 #include "engine/timing.h"
 #include "engine/trace.h"
-#include "run/session.h"
 
 namespace dsgd {
 
-class AsyncSimulator {
+class AsyncSimulator : public Engine {
  public:
   // Validates the algorithm's options and the trace file; throws ConfigError before any
   // training (and so before a run folder exists).
   explicit AsyncSimulator(Session& session);
-  ~AsyncSimulator();
-  // Continues from a checkpoint (Session::resume_folder) instead of starting afresh.
-  void restore(const TensorMap& checkpoint);
-  void run();
+  ~AsyncSimulator() override;
+  void restore(const TensorMap& checkpoint) override;
+  void run() override;
 
  private:
   struct State;

@@ -5,7 +5,9 @@
 
 namespace dsgd {
 
-void train_single_worker(Session& session, const TensorMap* resume) {
+void SingleWorker::run() {
+  Session& session = session_;
+  const TensorMap* resume = resume_;
   const RunConfig& config = session.config();
   FlatModel& model = session.model();
   LocalSgd optimizer({config.momentum, config.nesterov, config.weight_decay}, model.params());

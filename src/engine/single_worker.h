@@ -2,11 +2,19 @@
 // algorithm is compared with.
 #pragma once
 
-#include "run/session.h"
+#include "engine/engine.h"
 
 namespace dsgd {
 
-// `resume`: a checkpoint to continue from (Session::resume_folder), or null for a fresh run.
-void train_single_worker(Session& session, const TensorMap* resume = nullptr);
+class SingleWorker : public Engine {
+ public:
+  explicit SingleWorker(Session& session) : session_(session) {}
+  void restore(const TensorMap& checkpoint) override { resume_ = &checkpoint; }
+  void run() override;
+
+ private:
+  Session& session_;
+  const TensorMap* resume_ = nullptr;  // must outlive run()
+};
 
 }  // namespace dsgd

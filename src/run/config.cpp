@@ -187,6 +187,7 @@ std::function<std::string(const std::string&)> one_of(std::vector<std::string> n
 
 bool is_multi_worker(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kSingle; }
 bool uses_local_optimizer(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kAsync; }
+bool is_async(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kAsync; }
 bool is_sync(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kSync; }
 bool is_delay_compensated(const AlgorithmInfo& a) {
   return a.name == "dc-asgd" || a.name == "dana-dc";
@@ -239,9 +240,9 @@ const std::vector<KeySpec>& key_specs() {
            "slow-down factor of a straggler minibatch", at_least(1), is_multi_worker,
            "multi-worker algorithms"),
       spec("timing.trace", &RunConfig::timing_trace, "replay the worker arrival order in this file",
-           {}, is_multi_worker, "multi-worker algorithms"),
+           {}, is_async, "the asynchronous family"),
       spec("timing.record_trace", &RunConfig::timing_record_trace,
-           "record the arrival order to this file", {}, is_multi_worker, "multi-worker algorithms"),
+           "record the arrival order to this file", {}, is_async, "the asynchronous family"),
       spec(
           "hier.group_size", &RunConfig::hier_group_size, "S learners per group", int_at_least(1),
           [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
@@ -258,6 +259,18 @@ const std::vector<KeySpec>& key_specs() {
           int_at_least(1), [](const AlgorithmInfo& a) { return a.name == "kavg"; }, "kavg"),
       spec("average_momentum", &RunConfig::average_momentum,
            "also average momentum buffers when averaging parameters", {}, is_sync,
+           "the synchronous family"),
+      spec("comm.group_alpha", &RunConfig::comm_group_alpha,
+           "latency of an in-group all-reduce (simulated time units)", at_least(0), is_sync,
+           "the synchronous family"),
+      spec("comm.group_beta", &RunConfig::comm_group_beta,
+           "in-group time per byte of ring all-reduce volume", at_least(0), is_sync,
+           "the synchronous family"),
+      spec("comm.global_alpha", &RunConfig::comm_global_alpha,
+           "latency of a global all-reduce (simulated time units)", at_least(0), is_sync,
+           "the synchronous family"),
+      spec("comm.global_beta", &RunConfig::comm_global_beta,
+           "global time per byte of ring all-reduce volume", at_least(0), is_sync,
            "the synchronous family"),
       spec("dc.lambda", &RunConfig::dc_lambda, "delay-compensation strength λ_dc", at_least(0),
            is_delay_compensated, "dc-asgd and dana-dc"),

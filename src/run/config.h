@@ -48,6 +48,14 @@ struct RunConfig {
   int64_t hier_global_period = 1;
   int64_t kavg_period = 1;
   bool average_momentum = false;
+  // Simulated communication of the synchronous family: an all-reduce among n learners of M bytes
+  // each takes alpha + beta * 2(n-1)/n * M (ring volume), in the simulator's time unit (one
+  // sample's compute time). The defaults read one sample as ~10 us: a node-local link of ~10 us
+  // latency and ~100 GB/s inside groups, a ~100 us, ~1 GB/s network between them.
+  double comm_group_alpha = 1.0;
+  double comm_group_beta = 1e-6;
+  double comm_global_alpha = 10.0;
+  double comm_global_beta = 1e-4;
 
   // Delay compensation.
   double dc_lambda = 2.0;

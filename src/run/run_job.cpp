@@ -7,9 +7,28 @@
 #include "core/errors.h"
 #include "engine/async_sim.h"
 #include "engine/single_worker.h"
+#include "engine/sync_sim.h"
 #include "run/session.h"
 
 namespace dsgd {
+
+namespace {
+
+// The simulator engine for the algorithm's family. Engines validate their own inputs (trace
+// files, group shapes) here, before the run folder exists.
+std::unique_ptr<Engine> make_simulator(Session& session, AlgorithmFamily family) {
+  switch (family) {
+    case AlgorithmFamily::kAsync:
+      return std::make_unique<AsyncSimulator>(session);
+    case AlgorithmFamily::kSync:
+      return std::make_unique<SyncSimulator>(session);
+    case AlgorithmFamily::kSingle:
+      break;
+  }
+  return std::make_unique<SingleWorker>(session);
+}
+
+}  // namespace
 
 std::string run_job(const RunConfig& config, const std::string& out_dir, bool resume) {
   const AlgorithmInfo& algo = find_algorithm(config.algo);
@@ -17,30 +36,20 @@ std::string run_job(const RunConfig& config, const std::string& out_dir, bool re
     throw ConfigError("engine = \"mpi\" is not available in this build yet",
                       "use engine = \"sim\" (the default)");
   }
-  if (algo.family == AlgorithmFamily::kSync) {
-    throw ConfigError("algo = \"" + config.algo + "\" has no engine in this build yet",
-                      "use an asynchronous algorithm or sgd");
-  }
   Session session(config);
-  // Engines validate their own inputs (e.g. trace files) before the run folder exists.
-  std::unique_ptr<AsyncSimulator> async_sim;
-  if (algo.family == AlgorithmFamily::kAsync) async_sim = std::make_unique<AsyncSimulator>(session);
+  std::unique_ptr<Engine> engine = make_simulator(session, algo.family);
   std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;
-  TensorMap checkpoint;
+  TensorMap checkpoint;  // outlives the run: engines may read it while running
   if (resume) {
     checkpoint = session.resume_folder(path);
-    if (async_sim) async_sim->restore(checkpoint);
+    engine->restore(checkpoint);
     std::cerr << "resuming " << path << " at update " << session.updates_done() << "\n";
   } else {
     session.open_folder(path);
     std::cerr << "run folder: " << path << "\n";
   }
   try {
-    if (async_sim) {
-      async_sim->run();
-    } else {
-      train_single_worker(session, resume ? &checkpoint : nullptr);
-    }
+    engine->run();
   } catch (const DivergedError& e) {
     session.write_summary("diverged", e.what());
     throw;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <thread>
 
+#include "algos/catalog.h"
 #include "core/errors.h"
 #include "run/evaluator.h"
 
@@ -54,7 +55,18 @@ Session::Session(const RunConfig& config, DatasetPair data)
                    data_.train.num_classes};
   net_ = make_model(config_.model, shape);
   flat_ = std::make_unique<FlatModel>(net_, device_);
-  updates_per_epoch_ = data_.train.size() / config_.batch_size;
+  // An async update consumes one minibatch; a synchronous round one minibatch per learner.
+  const int64_t samples_per_update =
+      config_.batch_size *
+      (find_algorithm(config_.algo).family == AlgorithmFamily::kSync ? config_.workers : 1);
+  if (samples_per_update > data_.train.size()) {
+    throw ConfigError(fmt::format("a round of {} learners x batch_size {} needs {} samples, but {} "
+                                  "has {} training samples",
+                                  config_.workers, config_.batch_size, samples_per_update,
+                                  config_.dataset, data_.train.size()),
+                      "use fewer learners or a smaller batch_size");
+  }
+  updates_per_epoch_ = data_.train.size() / samples_per_update;
   total_updates_ =
       std::max<int64_t>(1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
   bn_stream_ = std::make_unique<WorkerStream>(
@@ -145,10 +157,7 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
   ++loss_count_;
   // Reading the loss back forces a device sync, so do it every few updates, not every one.
   bool checkpoint_due = updates - last_checked_ >= 20 || updates == total_updates_;
-  int64_t eval_at = std::min<int64_t>(
-      total_updates_, std::llround(static_cast<double>(next_eval_index_) * config_.eval_every *
-                                   static_cast<double>(updates_per_epoch_)));
-  bool eval_due = updates >= eval_at;
+  bool eval_due = evaluation_due(updates);
   if (checkpoint_due || eval_due) check_finite(updates);
   progress_.update(updates, epoch_of(updates), last_lr_, last_train_loss_);
   if (eval_due) {
@@ -156,6 +165,13 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
     ++next_eval_index_;
     write_checkpoint();
   }
+}
+
+bool Session::evaluation_due(int64_t updates) const {
+  int64_t eval_at = std::min<int64_t>(
+      total_updates_, std::llround(static_cast<double>(next_eval_index_) * config_.eval_every *
+                                   static_cast<double>(updates_per_epoch_)));
+  return updates >= eval_at;
 }
 
 void Session::check_finite(int64_t updates) {

@@ -53,6 +53,7 @@ class Session {
   FlatModel& model() { return *flat_; }
   torch::Device device() const { return device_; }
 
+  // Updates (async server updates, or synchronous rounds of P minibatches) per epoch.
   int64_t updates_per_epoch() const { return updates_per_epoch_; }
   int64_t total_updates() const { return total_updates_; }
   double epoch_of(int64_t updates) const {
@@ -73,6 +74,10 @@ class Session {
   void after_update(int64_t updates, const torch::Tensor& loss, double sim_time,
                     const torch::Tensor& eval_params,
                     const std::function<std::map<std::string, double>()>& extra = {});
+
+  // Whether after_update(updates, ...) will evaluate: engines whose evaluation parameters cost
+  // something to assemble (an average over learners) build them only then.
+  bool evaluation_due(int64_t updates) const;
 
   // Fields engines add to summary.json (server bytes, staleness histogram, ...).
   nlohmann::json& summary_extra() { return summary_extra_; }

@@ -1,0 +1,73 @@
+// In-memory all-reduce mean; see communicator.h.
+#include "algos/communicator.h"
+
+#include <ATen/Parallel.h>
+#include <fmt/format.h>
+
+#include "core/errors.h"
+
+namespace dsgd {
+
+void average_in_place(const std::vector<torch::Tensor>& members) {
+  const size_t n = members.size();
+  if (n <= 1) return;
+  torch::NoGradGuard no_grad;
+  bool fused = true;
+  for (const auto& m : members) {
+    fused = fused && m.device().is_cpu() && m.scalar_type() == torch::kFloat && m.is_contiguous() &&
+            m.numel() == members[0].numel();
+  }
+  if (!fused) {
+    torch::Tensor sum = members[0].clone();
+    for (size_t j = 1; j < n; ++j) sum.add_(members[j]);
+    sum.div_(static_cast<double>(n));
+    for (const auto& m : members) m.copy_(sum);
+    return;
+  }
+  std::vector<float*> data(n);
+  for (size_t j = 0; j < n; ++j) data[j] = members[j].data_ptr<float>();
+  const float count = static_cast<float>(n);
+  // Blocks small enough that the n input slices stay in cache between reading and writing.
+  constexpr int64_t kBlock = 2048;
+  at::parallel_for(0, members[0].numel(), kBlock, [&](int64_t begin, int64_t end) {
+    float mean[kBlock];
+    for (int64_t start = begin; start < end; start += kBlock) {
+      const int64_t len = std::min(kBlock, end - start);
+      const float* first = data[0] + start;
+      for (int64_t k = 0; k < len; ++k) mean[k] = first[k];
+      for (size_t j = 1; j < n; ++j) {
+        const float* src = data[j] + start;
+        for (int64_t k = 0; k < len; ++k) mean[k] += src[k];
+      }
+      for (int64_t k = 0; k < len; ++k) mean[k] /= count;
+      for (size_t j = 0; j < n; ++j) {
+        float* dst = data[j] + start;
+        for (int64_t k = 0; k < len; ++k) dst[k] = mean[k];
+      }
+    }
+  });
+}
+
+InProcessCommunicator::InProcessCommunicator(int64_t learners, int64_t group_size)
+    : learners_(learners), group_size_(group_size) {
+  if (learners < 1 || group_size < 1 || learners % group_size != 0) {
+    throw ConfigError(
+        fmt::format("{} learners cannot form groups of {}", learners, group_size),
+        "groups are S consecutive learners: choose a group size that divides the learner count");
+  }
+}
+
+void InProcessCommunicator::average(AverageLevel level, const std::vector<torch::Tensor>& tensors) {
+  if (static_cast<int64_t>(tensors.size()) != learners_) {
+    throw Error(
+        fmt::format("in-process average of {} tensors over {} learners", tensors.size(), learners_),
+        "pass one tensor per learner");
+  }
+  const int64_t size = group_size(level);
+  for (int64_t first = 0; first < learners_; first += size) {
+    average_in_place(
+        std::vector<torch::Tensor>(tensors.begin() + first, tensors.begin() + first + size));
+  }
+}
+
+}  // namespace dsgd

@@ -1,0 +1,49 @@
+// Synchronous algorithms as plans: when learners communicate, and at which level. A plan is the
+// whole definition of ssgd, kavg and hier-avg; sync_round.h carries one round out over any
+// Communicator, so the simulator and the MPI engine follow the same plan.
+//
+// Every round each learner takes one local SGD step on its own minibatch. Step numbers count
+// from 1; after step s the plan says whether parameters are averaged, and where.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algos/communicator.h"
+
+namespace dsgd {
+
+// The config values the synchronous family reads.
+struct SyncOptions {
+  int64_t learners = 1;       // P
+  int64_t group_size = 1;     // S (hier-avg)
+  int64_t local_period = 1;   // K1 (hier-avg)
+  int64_t global_period = 1;  // K2 (hier-avg), a multiple of K1
+  int64_t kavg_period = 1;    // K (kavg)
+};
+
+struct SyncPlan {
+  // ssgd: gradients (and BatchNorm buffers) are all-reduced before every step, so every learner
+  // takes the same step and parameters never need averaging.
+  bool average_gradients = false;
+  int64_t group_size = 1;     // learners per group: S consecutive learners
+  int64_t group_period = 0;   // average inside groups every this many steps; 0: never
+  int64_t global_period = 0;  // average across all learners every this many steps; 0: never
+
+  // The averaging after step `step` (1-based); global wins when both are due.
+  std::optional<AverageLevel> averaging_after(int64_t step) const;
+};
+
+struct SyncAlgorithm {
+  std::string name;
+  std::string description;
+  std::function<SyncPlan(const SyncOptions&)> plan;
+};
+
+const std::vector<SyncAlgorithm>& sync_algorithms();
+// Throws ConfigError naming the closest algorithm when `name` is unknown.
+const SyncAlgorithm& find_sync_algorithm(const std::string& name);
+
+}  // namespace dsgd

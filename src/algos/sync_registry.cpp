@@ -1,0 +1,32 @@
+// The table of synchronous algorithms, in the order `dsgd list` shows them, lookup by name, and
+// the one piece of logic every plan shares: which averaging follows a step.
+#include "algos/sync_algorithms.h"
+#include "core/names.h"
+
+namespace dsgd {
+
+std::optional<AverageLevel> SyncPlan::averaging_after(int64_t step) const {
+  if (global_period > 0 && step % global_period == 0) return AverageLevel::kGlobal;
+  if (group_period > 0 && step % group_period == 0) return AverageLevel::kGroup;
+  return std::nullopt;
+}
+
+const std::vector<SyncAlgorithm>& sync_algorithms() {
+  static const std::vector<SyncAlgorithm> algorithms = {
+      ssgd_algorithm(),      // ssgd
+      kavg_algorithm(),      // kavg
+      hier_avg_algorithm(),  // hier-avg
+  };
+  return algorithms;
+}
+
+const SyncAlgorithm& find_sync_algorithm(const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& algorithm : sync_algorithms()) {
+    if (algorithm.name == name) return algorithm;
+    names.push_back(algorithm.name);
+  }
+  throw unknown_name("algorithm", name, names);
+}
+
+}  // namespace dsgd

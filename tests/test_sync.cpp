@@ -1,0 +1,368 @@
+// The synchronous family: plans (when learners average), the in-memory communicator, one round
+// against hand-computed values, the simulator's communication-cost model, and end to end the
+// equivalences that pin the algorithms down: kavg K=1 = ssgd for plain SGD, hier-avg S=1 =
+// kavg K=K2, hier-avg S=P = kavg K=K1, one learner = single-worker sgd.
+#include <gtest/gtest.h>
+
+#include "algos/communicator.h"
+#include "algos/sync_round.h"
+#include "core/errors.h"
+#include "cli_helpers.h"
+#include "engine/sync_sim.h"
+#include "engine/timing.h"
+#include "run/checkpoint.h"
+#include "run/config.h"
+#include "run/session.h"
+
+namespace {
+
+using dsgd::AverageLevel;
+using dsgd::testing::CliResult;
+using dsgd::testing::fresh_dir;
+using dsgd::testing::read_csv;
+using dsgd::testing::read_file;
+using dsgd::testing::run_dsgd;
+using dsgd::testing::without_columns;
+namespace fs = std::filesystem;
+
+dsgd::SyncPlan plan_of(const std::string& algo, dsgd::SyncOptions options) {
+  return dsgd::find_sync_algorithm(algo).plan(options);
+}
+
+std::string schedule(const dsgd::SyncPlan& plan, int steps) {
+  std::string out;
+  for (int s = 1; s <= steps; ++s) {
+    auto level = plan.averaging_after(s);
+    out += !level ? '.' : (*level == AverageLevel::kGroup ? 'g' : 'G');
+  }
+  return out;
+}
+
+TEST(SyncPlan, WhenEachAlgorithmAverages) {
+  dsgd::SyncOptions o;
+  o.learners = 8;
+  o.group_size = 2;
+  o.local_period = 2;
+  o.global_period = 6;
+  o.kavg_period = 3;
+  EXPECT_EQ(schedule(plan_of("hier-avg", o), 12), ".g.g.G.g.g.G");
+  EXPECT_EQ(schedule(plan_of("kavg", o), 9), "..G..G..G");
+  dsgd::SyncPlan ssgd = plan_of("ssgd", o);
+  EXPECT_TRUE(ssgd.average_gradients);
+  EXPECT_EQ(schedule(ssgd, 4), "....");
+  EXPECT_EQ(plan_of("hier-avg", o).group_size, 2);
+  EXPECT_EQ(plan_of("kavg", o).group_size, 8);
+}
+
+// Small integers: sums and divisions by 4 are exact in float, so "preserves the mean" can be
+// checked exactly.
+std::vector<torch::Tensor> integer_learners(int64_t count, int64_t length, int64_t seed) {
+  torch::manual_seed(static_cast<uint64_t>(seed));
+  std::vector<torch::Tensor> t;
+  for (int64_t i = 0; i < count; ++i)
+    t.push_back(torch::randint(-50, 50, {length}).to(torch::kFloat));
+  return t;
+}
+
+TEST(Communicator, GroupAveragePreservesEachGroupMeanAndMixesNoGroups) {
+  const int64_t length = 5000;  // more than one fused block
+  auto tensors = integer_learners(8, length, 3);
+  std::vector<torch::Tensor> before;
+  for (auto& t : tensors) before.push_back(t.clone());
+  dsgd::InProcessCommunicator communicator(8, 4);
+  communicator.average(AverageLevel::kGroup, tensors);
+  for (int g = 0; g < 2; ++g) {
+    torch::Tensor mean =
+        (before[4 * g] + before[4 * g + 1] + before[4 * g + 2] + before[4 * g + 3]) / 4;
+    for (int j = 0; j < 4; ++j) EXPECT_TRUE(torch::equal(tensors[4 * g + j], mean)) << g << j;
+  }
+  // Group 1's result does not depend on group 0's inputs.
+  auto changed = before;
+  for (int j = 0; j < 4; ++j) changed[j] = changed[j] * 3 + 1;
+  communicator.average(AverageLevel::kGroup, changed);
+  for (int j = 4; j < 8; ++j) EXPECT_TRUE(torch::equal(changed[j], tensors[j]));
+
+  auto all = before;
+  for (auto& t : all) t = t.clone();
+  communicator.average(AverageLevel::kGlobal, all);
+  torch::Tensor sum = torch::zeros({length});
+  for (auto& t : before) sum += t;
+  for (auto& t : all) EXPECT_TRUE(torch::allclose(t, sum / 8, 0, 1e-6));
+}
+
+TEST(Communicator, FusedAndGenericPathsAgreeAndBadGroupsAreRejected) {
+  auto fused = integer_learners(3, 3000, 5);
+  std::vector<torch::Tensor> generic;
+  for (auto& t : fused) generic.push_back(t.to(torch::kDouble));
+  dsgd::average_in_place(fused);
+  dsgd::average_in_place(generic);
+  for (size_t j = 0; j < fused.size(); ++j) {
+    EXPECT_TRUE(torch::allclose(fused[j].to(torch::kDouble), generic[j], 0, 1e-5));
+    EXPECT_TRUE(torch::equal(fused[j], fused[0]));
+  }
+  EXPECT_THROW(dsgd::InProcessCommunicator(6, 4), dsgd::ConfigError);
+}
+
+std::vector<dsgd::Learner> two_learners(double momentum) {
+  std::vector<dsgd::Learner> learners;
+  dsgd::SgdOptions sgd{momentum, false, 0.0};
+  learners.emplace_back(sgd, torch::tensor({1.0f, 2.0f}), torch::tensor({10.0f}));
+  learners.emplace_back(sgd, torch::tensor({3.0f, 4.0f}), torch::tensor({20.0f}));
+  return learners;
+}
+
+void expect_values(const torch::Tensor& t, std::vector<float> values) {
+  ASSERT_EQ(t.numel(), static_cast<int64_t>(values.size()));
+  for (size_t k = 0; k < values.size(); ++k) {
+    EXPECT_NEAR(t[static_cast<int64_t>(k)].item<float>(), values[k], 1e-6) << k;
+  }
+}
+
+// K-AVG with K = 2, γ = 0.5, η = 0.1, two learners, worked by hand:
+//   step 1: v0 = [1,1] θ0 = [0.9,1.9];  v1 = [2,0] θ1 = [2.8,4]       (no averaging)
+//   step 2: v0 = [0.5,1.5] θ0 = [0.85,1.75];  v1 = [2,1] θ1 = [2.6,3.9]
+//           then θ = mean = [1.725, 2.825], BN buffer = 15.
+TEST(SyncRound, KavgStepsAndAveragesByHand) {
+  for (bool average_momentum : {false, true}) {
+    auto learners = two_learners(0.5);
+    dsgd::InProcessCommunicator communicator(2, 2);
+    dsgd::SyncPlan plan = plan_of("kavg", {2, 1, 1, 1, 2});
+    learners[0].grad.copy_(torch::tensor({1.0f, 1.0f}));
+    learners[1].grad.copy_(torch::tensor({2.0f, 0.0f}));
+    dsgd::RoundTraffic first = finish_round(plan, 1, 0.1, average_momentum, learners, communicator);
+    EXPECT_FALSE(first.level.has_value());
+    expect_values(learners[0].params, {0.9f, 1.9f});
+    expect_values(learners[1].params, {2.8f, 4.0f});
+    learners[0].grad.copy_(torch::tensor({0.0f, 1.0f}));
+    learners[1].grad.copy_(torch::tensor({1.0f, 1.0f}));
+    dsgd::RoundTraffic second =
+        finish_round(plan, 2, 0.1, average_momentum, learners, communicator);
+    ASSERT_TRUE(second.level.has_value());
+    EXPECT_EQ(*second.level, AverageLevel::kGlobal);
+    EXPECT_EQ(second.learners_per_reduction, 2);
+    // Parameters (2 floats) and BN buffers (1), plus the momentum buffer when it travels too.
+    EXPECT_EQ(second.bytes_per_learner, average_momentum ? 20 : 12);
+    for (auto& learner : learners) {
+      expect_values(learner.params, {1.725f, 2.825f});
+      expect_values(learner.buffers, {15.0f});
+    }
+    if (average_momentum) {
+      for (auto& learner : learners)
+        expect_values(learner.optimizer.momentum_buffer(), {1.25f, 1.25f});
+    } else {
+      expect_values(learners[0].optimizer.momentum_buffer(), {0.5f, 1.5f});
+      expect_values(learners[1].optimizer.momentum_buffer(), {2.0f, 1.0f});
+    }
+  }
+}
+
+// SSGD averages gradients (and BN buffers) first: both learners take the step of mean g.
+TEST(SyncRound, SsgdAveragesGradientsByHand) {
+  std::vector<dsgd::Learner> learners;
+  for (int i = 0; i < 2; ++i) {
+    learners.emplace_back(dsgd::SgdOptions{}, torch::tensor({1.0f, 2.0f}),
+                          torch::tensor({10.0f * static_cast<float>(i + 1)}));
+  }
+  learners[0].grad.copy_(torch::tensor({1.0f, 1.0f}));
+  learners[1].grad.copy_(torch::tensor({2.0f, 0.0f}));
+  dsgd::InProcessCommunicator communicator(2, 2);
+  dsgd::RoundTraffic traffic =
+      finish_round(plan_of("ssgd", {2, 1, 1, 1, 1}), 1, 0.1, false, learners, communicator);
+  ASSERT_TRUE(traffic.level.has_value());
+  EXPECT_EQ(traffic.bytes_per_learner, 12);
+  for (auto& learner : learners) {
+    expect_values(learner.params, {0.85f, 1.95f});
+    expect_values(learner.buffers, {15.0f});
+  }
+}
+
+// Simulated time = Σ_rounds max_i Gamma draw + Σ_reductions α + β·2(n−1)/n·M, recomputed here
+// from the timing model and the cost formula.
+TEST(SyncSim, SimulatedTimeFollowsTheCostModel) {
+  dsgd::RunConfig config = dsgd::parse_config(
+      "", {"algo=hier-avg", "workers=4", "hier.group_size=2", "hier.local_period=1",
+           "hier.global_period=2", "dataset=synthetic", "model=mlp", "batch_size=16", "epochs=0.25",
+           "threads=1", "timing.spread=0.5", "comm.group_alpha=3", "comm.group_beta=0.002",
+           "comm.global_alpha=40", "comm.global_beta=0.01"});
+  dsgd::Session session(config);
+  dsgd::SyncSimulator simulator(session);
+  simulator.run();
+  ASSERT_EQ(session.total_updates(), 16);  // 4096 samples / (4 learners x 16) / 4
+  const double bytes = 4.0 * static_cast<double>(session.model().num_params());  // mlp: no BN
+  double compute = 0.0;
+  dsgd::TimingModel timing(config, 4);
+  for (int64_t round = 0; round < 16; ++round) {
+    double slowest = 0.0;
+    for (int64_t i = 0; i < 4; ++i) slowest = std::max(slowest, timing.duration(i, round));
+    compute += slowest;
+  }
+  const double group = 3 + 0.002 * (2.0 * 1 / 2 * bytes);
+  const double global = 40 + 0.01 * (2.0 * 3 / 4 * bytes);
+  const auto& traffic = session.summary_extra()["traffic"];
+  EXPECT_EQ(traffic["local_reductions"].get<double>(), 8);
+  EXPECT_EQ(traffic["global_reductions"].get<double>(), 8);
+  EXPECT_NEAR(traffic["compute_time"].get<double>(), compute, 1e-9 * compute);
+  EXPECT_NEAR(traffic["comm_time"].get<double>(), 8 * group + 8 * global, 1e-9 * 8 * global);
+  EXPECT_NEAR(traffic["local_bytes"].get<double>(), 8 * 4 * bytes, 1e-6);
+  EXPECT_NEAR(traffic["global_bytes"].get<double>(), 8 * 4 * 1.5 * bytes, 1e-6);
+  EXPECT_NEAR(session.sim_time(), compute + 8 * group + 8 * global, 1e-9 * session.sim_time());
+}
+
+// 64 rounds an epoch for 4 learners of a small MLP on learnable synthetic data.
+const std::string kSyncOptions =
+    "--set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=1 "
+    "--set threads=1 --set lr=0.05 --set lr_schedule=constant --set warmup_epochs=0 "
+    "--set eval_every=0.5 ";
+const std::string kSync = "run " + kSyncOptions;
+
+dsgd::TensorMap final_state(const fs::path& run) {
+  return dsgd::load_checkpoint((run / "checkpoint.pt").string());
+}
+torch::Tensor learner_params(const dsgd::TensorMap& state, int learner) {
+  return dsgd::checkpoint_entry(state, "engine/learner/" + std::to_string(learner) + "/params");
+}
+
+void run_ok(const std::string& args, const fs::path& out) {
+  CliResult r = run_dsgd(args + " --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+}
+
+TEST(SyncSim, KavgWithPeriodOneIsSsgdForPlainSgd) {
+  fs::path kavg = fresh_dir("kavg1"), ssgd = fresh_dir("ssgd");
+  run_ok(kSync + "--set momentum=0 --set workers=4 --set algo=kavg --set kavg.period=1", kavg);
+  run_ok(kSync + "--set momentum=0 --set workers=4 --set algo=ssgd", ssgd);
+  auto a = final_state(kavg), b = final_state(ssgd);
+  for (int i = 0; i < 4; ++i) {
+    torch::Tensor pa = learner_params(a, i), pb = learner_params(b, i);
+    double rel = (pa - pb).norm().item<double>() / pb.norm().item<double>();
+    EXPECT_LT(rel, 1e-5) << "learner " << i;
+  }
+  EXPECT_NEAR(dsgd::testing::last_metric(kavg / "metrics.csv", "train_loss"),
+              dsgd::testing::last_metric(ssgd / "metrics.csv", "train_loss"), 1e-4);
+  fs::remove_all(kavg);
+  fs::remove_all(ssgd);
+}
+
+void expect_same_learners(const fs::path& a, const fs::path& b, int learners) {
+  auto sa = final_state(a), sb = final_state(b);
+  for (int i = 0; i < learners; ++i) {
+    EXPECT_TRUE(torch::equal(learner_params(sa, i), learner_params(sb, i))) << "learner " << i;
+  }
+}
+
+const std::vector<std::string> kTimeAndTraffic = {"wall_time", "sim_time", "comm_time",
+                                                  "local_bytes", "local_reductions"};
+
+TEST(SyncSim, HierAvgReducesToKavgAtBothEnds) {
+  fs::path hier = fresh_dir("hier"), kavg = fresh_dir("kavg");
+  // S = 1: groups of one never communicate; only the global average every K2 = 8 remains.
+  run_ok(kSync +
+             "--set workers=4 --set algo=hier-avg --set hier.group_size=1 "
+             "--set hier.local_period=2 --set hier.global_period=8",
+         hier);
+  run_ok(kSync + "--set workers=4 --set algo=kavg --set kavg.period=8", kavg);
+  expect_same_learners(hier, kavg, 4);
+  EXPECT_EQ(without_columns(read_csv(hier / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(kavg / "metrics.csv"), {"wall_time"}));
+  fs::remove_all(hier);
+  fs::remove_all(kavg);
+
+  // S = P: a group average is a global average, every K1 = 2 steps.
+  run_ok(kSync +
+             "--set workers=4 --set algo=hier-avg --set hier.group_size=4 "
+             "--set hier.local_period=2 --set hier.global_period=8",
+         hier);
+  run_ok(kSync + "--set workers=4 --set algo=kavg --set kavg.period=2", kavg);
+  expect_same_learners(hier, kavg, 4);
+  auto training = [](const fs::path& run) {
+    return without_columns(read_csv(run / "metrics.csv"),
+                           {"wall_time", "sim_time", "comm_time", "local_bytes", "global_bytes",
+                            "local_reductions", "global_reductions"});
+  };
+  EXPECT_EQ(training(hier), training(kavg));
+  EXPECT_EQ(dsgd::testing::last_metric(hier / "metrics.csv", "local_reductions") +
+                dsgd::testing::last_metric(hier / "metrics.csv", "global_reductions"),
+            dsgd::testing::last_metric(kavg / "metrics.csv", "global_reductions"));
+  fs::remove_all(hier);
+  fs::remove_all(kavg);
+}
+
+TEST(SyncSim, OneLearnerIsSingleWorkerSgd) {
+  const std::string job =
+      "run --set dataset=synthetic --set model=lenet5-bn --set epochs=0.5 --set threads=1 "
+      "--set lr=0.05 --set nesterov=true --set weight_decay=0.001 ";
+  fs::path sgd = fresh_dir("one_sgd");
+  run_ok(job + "--set algo=sgd", sgd);
+  torch::Tensor reference = dsgd::checkpoint_entry(final_state(sgd), "engine/params");
+  auto training = [](const fs::path& run) {
+    auto rows = read_csv(run / "metrics.csv");
+    std::vector<std::vector<std::string>> kept;
+    for (auto& row : rows) kept.push_back({row[0], row[1], row[4], row[5], row[6], row[7]});
+    return kept;  // epoch, updates, lr, train_loss, test_loss, test_acc
+  };
+  for (std::string algo : {"ssgd", "kavg --set kavg.period=3",
+                           "hier-avg --set hier.local_period=2 --set hier.global_period=4"}) {
+    fs::path one = fresh_dir("one_sync");
+    run_ok(job + "--set workers=1 --set algo=" + algo, one);
+    EXPECT_TRUE(torch::equal(learner_params(final_state(one), 0), reference)) << algo;
+    EXPECT_EQ(training(one), training(sgd)) << algo;
+    fs::remove_all(one);
+  }
+  fs::remove_all(sgd);
+}
+
+TEST(SyncSim, SameSeedSameMetrics) {
+  fs::path a = fresh_dir("sync_a"), b = fresh_dir("sync_b");
+  const std::string job = kSync +
+                          "--set workers=4 --set algo=hier-avg --set hier.group_size=2 "
+                          "--set hier.local_period=2 --set hier.global_period=4 "
+                          "--set timing.spread=0.3 --set timing.straggler_prob=0.1 "
+                          "--set timing.straggler_factor=4 --set average_momentum=true";
+  run_ok(job, a);
+  run_ok(job, b);
+  EXPECT_EQ(without_columns(read_csv(a / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(b / "metrics.csv"), {"wall_time"}));
+  auto summary = nlohmann::json::parse(read_file(a / "summary.json"));
+  EXPECT_EQ(summary["status"], "ok");
+  EXPECT_EQ(summary["updates"], 64);
+  EXPECT_EQ(summary["traffic"]["local_reductions"], 16);
+  EXPECT_EQ(summary["traffic"]["global_reductions"], 16);
+  EXPECT_GT(dsgd::testing::last_metric(a / "metrics.csv", "test_acc"), 0.5);  // it learns
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
+
+TEST(SyncSim, ResumedRunContinuesExactly) {
+  dsgd::testing::expect_resume_matches(
+      kSyncOptions,
+      "--set algo=hier-avg --set workers=4 --set hier.group_size=2 --set hier.local_period=2 "
+      "--set hier.global_period=4",
+      64);
+}
+
+TEST(SyncSim, BadGroupShapesExitTwo) {
+  fs::path out = fresh_dir("sync_bad");
+  CliResult r = run_dsgd(
+      kSync + "--set algo=hier-avg --set workers=6 --set hier.group_size=4 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("workers = 6 is not a multiple of hier.group_size = 4"),
+            std::string::npos)
+      << r.output;
+  r = run_dsgd(kSync +
+               "--set algo=hier-avg --set workers=4 --set hier.local_period=3 "
+               "--set hier.global_period=8 --out " +
+               out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("hier.global_period = 8 is not a multiple of hier.local_period = 3"),
+            std::string::npos)
+      << r.output;
+  r = run_dsgd(kSync + "--set algo=kavg --set workers=4 --set timing.trace=x --out " +
+               out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  r = run_dsgd(kSync + "--set algo=ssgd --set workers=1000 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("fewer learners"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+}  // namespace
