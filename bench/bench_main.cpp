@@ -2,6 +2,7 @@
 // mean the same on any machine. Run: build/dsgd_bench (add --benchmark_filter=... to select).
 //   data/augment_vs_step   assembling an augmented CIFAR batch of 128 vs one ResNet-20 step
 //   step/dsgd_vs_libtorch  one dsgd single-worker step vs a bare LibTorch loop, same batch
+//   group average          averaging 4 in-process learners' 10M vectors vs a copy and vs stack-mean
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "algos/async_rule.h"
+#include "algos/communicator.h"
 #include "algos/local_sgd.h"
 #include "core/flat_model.h"
 #include "data/dataset.h"
@@ -127,7 +129,31 @@ void BM_ServerUpdate10M(benchmark::State& state, const std::string& algo) {
   }
 }
 
+// Averaging a 10M-element vector among a group of S in-process learners (what the simulator
+// does at every Hier-AVG/K-AVG reduction). Its floor is reading and writing every member once,
+// i.e. S copies of the vector; the plain LibTorch way (stack, mean, copy back) is the reference.
+constexpr int64_t kGroup = 4;
+std::vector<torch::Tensor> group_members() {
+  std::vector<torch::Tensor> members;
+  for (int64_t j = 0; j < kGroup; ++j) members.push_back(torch::randn({kVector}));
+  return members;
+}
+void BM_GroupAverage10M(benchmark::State& state) {
+  auto members = group_members();
+  InProcessCommunicator communicator(kGroup, kGroup);
+  for (auto _ : state) communicator.average(AverageLevel::kGroup, members);
+}
+void BM_GroupAverageStackMean10M(benchmark::State& state) {
+  auto members = group_members();
+  for (auto _ : state) {
+    torch::Tensor mean = torch::stack(members).mean(0);
+    for (auto& m : members) m.copy_(mean);
+  }
+}
+
 BENCHMARK(BM_VectorCopy10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_GroupAverage10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_GroupAverageStackMean10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd, "asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd_m, "asgd-m")
     ->Unit(benchmark::kMillisecond)
@@ -213,6 +239,10 @@ int main(int argc, char** argv) {
         "sim update (dana-zero N=32) / step", per_update / bare->second, per_update * 1e3,
         bare->second * 1e3);
   }
+  dsgd::print_ratio(s, "group average S=4 / copy of 10M", "BM_GroupAverage10M/min_time:1.000",
+                    "BM_VectorCopy10M/min_time:1.000", dsgd::kGroup, "<=");
+  dsgd::print_ratio(s, "group average S=4 / stack-mean", "BM_GroupAverage10M/min_time:1.000",
+                    "BM_GroupAverageStackMean10M/min_time:1.000", 1.0, "<=");
   for (const auto& [name, seconds] : s) {
     if (name.rfind("BM_ServerUpdate10M/", 0) != 0) continue;
     auto copy = s.find("BM_VectorCopy10M/min_time:1.000");
