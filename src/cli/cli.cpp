@@ -98,12 +98,13 @@ int cli_main(int argc, char** argv) {
     if (!engine.empty()) overrides.push_back("engine=" + engine);
     if (!resume_dir.empty()) {
       RunConfig config = load_config(resume_dir + "/config.toml", overrides);
-      std::cout << "results: " << run_job(config, resume_dir, /*resume=*/true) << "\n";
+      std::string path = run_job(config, resume_dir, /*resume=*/true);
+      if (!path.empty()) std::cout << "results: " << path << "\n";
       return 0;
     }
     RunConfig config = load_config(config_path, overrides);
     std::string path = run_job(config, out_dir);
-    std::cout << "results: " << path << "\n";
+    if (!path.empty()) std::cout << "results: " << path << "\n";  // MPI: rank 0 only
     return 0;
   } catch (const Error& e) {
     print_error(e.what(), e.hint());

@@ -6,6 +6,7 @@
 #include <queue>
 
 #include "core/errors.h"
+#include "engine/async_telemetry.h"
 
 namespace dsgd {
 namespace {
@@ -22,7 +23,9 @@ struct Event {
   }
 };
 
-AsyncOptions options_from(const RunConfig& c) {
+}  // namespace
+
+AsyncOptions async_options(const RunConfig& c) {
   AsyncOptions o;
   o.momentum = c.momentum;
   o.weight_decay = c.weight_decay;
@@ -31,8 +34,6 @@ AsyncOptions options_from(const RunConfig& c) {
   o.dc_ms_decay = c.dc_ms_decay;
   return o;
 }
-
-}  // namespace
 
 struct AsyncSimulator::State {
   int64_t workers = 0;
@@ -51,12 +52,7 @@ struct AsyncSimulator::State {
   ArrivalTrace recorded;
   bool restored = false;
 
-  // Telemetry since the last evaluation.
-  double staleness_sum = 0.0;
-  int64_t staleness_max = 0;
-  int64_t period_count = 0;
-  torch::Tensor gap_square_sum;  // on device: Σ mean((θ − θ̂_i)²)
-  std::vector<int64_t> staleness_histogram;
+  AsyncTelemetry telemetry;
 };
 
 AsyncSimulator::AsyncSimulator(Session& session)
@@ -65,7 +61,7 @@ AsyncSimulator::AsyncSimulator(Session& session)
   State& s = *state_;
   s.workers = config.workers;
   const AsyncAlgorithm& algorithm = find_async_algorithm(config.algo);
-  AsyncOptions options = options_from(config);
+  AsyncOptions options = async_options(config);
   torch::Tensor theta0 = session_.model().params().detach().clone();
   s.server = algorithm.make_server(options, theta0, s.workers);
   for (int64_t i = 0; i < s.workers; ++i) {
@@ -93,7 +89,6 @@ AsyncSimulator::AsyncSimulator(Session& session)
   s.next_batch.assign(static_cast<size_t>(s.workers), 0);
   s.finish_time.assign(static_cast<size_t>(s.workers), 0.0);
   s.event_sequence.assign(static_cast<size_t>(s.workers), 0);
-  s.gap_square_sum = torch::zeros({}, theta0.options().dtype(torch::kDouble));
 
   int64_t worker_bytes = 0;
   for (const auto& w : s.worker_rules) worker_bytes += w->state_bytes();
@@ -114,7 +109,7 @@ AsyncSimulator::AsyncSimulator(Session& session)
     checkpoint["engine/finish_time"] = to_tensor(s.finish_time);
     checkpoint["engine/event_sequence"] = to_tensor(s.event_sequence);
     checkpoint["engine/sequence"] = torch::tensor(s.sequence, torch::kLong);
-    checkpoint["engine/staleness_histogram"] = to_tensor(s.staleness_histogram);
+    s.telemetry.save(checkpoint);
     checkpoint["engine/recorded_order"] = to_tensor(s.recorded.order);
   });
 }
@@ -137,7 +132,7 @@ void AsyncSimulator::restore(const TensorMap& checkpoint) {
   s.finish_time = to_double_vector(entry("finish_time"));
   s.event_sequence = to_int_vector(entry("event_sequence"));
   s.sequence = entry("sequence").item<int64_t>();
-  s.staleness_histogram = to_int_vector(entry("staleness_histogram"));
+  s.telemetry.restore(checkpoint);
   s.recorded.order = to_int_vector(entry("recorded_order"));
   if (static_cast<int64_t>(s.sent_at.size()) != s.workers) {
     throw ConfigError("the checkpoint was written with another number of workers",
@@ -174,18 +169,9 @@ void AsyncSimulator::run() {
   }
 
   auto telemetry = [&]() {
-    std::map<std::string, double> row;
-    double count = static_cast<double>(std::max<int64_t>(1, s.period_count));
-    row["staleness_mean"] = s.staleness_sum / count;
-    row["staleness_max"] = static_cast<double>(s.staleness_max);
-    row["gap_rms"] = std::sqrt(s.gap_square_sum.item<double>() / count);
-    s.staleness_sum = 0.0;
-    s.staleness_max = 0;
-    s.period_count = 0;
-    s.gap_square_sum.zero_();
     // Kept current at every evaluation so that a diverged run's summary has it too.
-    session_.summary_extra()["staleness_histogram"] = s.staleness_histogram;
-    return row;
+    session_.summary_extra()["staleness_histogram"] = s.telemetry.histogram();
+    return s.telemetry.end_period();
   };
 
   double now = session_.sim_time();
@@ -212,16 +198,7 @@ void AsyncSimulator::run() {
     }();
     torch::Tensor message = s.worker_rules[w]->message(model.grads(), received);
 
-    // Staleness: server updates since θ̂_i was sent. Gap: RMS(θ at apply − θ̂_i).
-    int64_t staleness = updates - s.sent_at[w];
-    s.staleness_sum += static_cast<double>(staleness);
-    s.staleness_max = std::max(s.staleness_max, staleness);
-    if (static_cast<int64_t>(s.staleness_histogram.size()) <= staleness) {
-      s.staleness_histogram.resize(static_cast<size_t>(staleness) + 1, 0);
-    }
-    ++s.staleness_histogram[static_cast<size_t>(staleness)];
-    ++s.period_count;
-    s.gap_square_sum.add_((s.server->center() - received).square().mean());
+    s.telemetry.record(updates - s.sent_at[w], s.server->center(), received);
 
     s.server->apply(worker, message, session_.lr_at(updates));
     // Fresh parameters go out before after_update, so that a checkpoint it writes holds every
@@ -230,7 +207,7 @@ void AsyncSimulator::run() {
     session_.after_update(updates + 1, loss, now, s.server->center(), telemetry);
   }
 
-  session_.summary_extra()["staleness_histogram"] = s.staleness_histogram;
+  session_.summary_extra()["staleness_histogram"] = s.telemetry.histogram();
   if (!session_.config().timing_record_trace.empty()) {
     write_trace(session_.config().timing_record_trace, s.recorded);
   }

@@ -15,6 +15,9 @@
 
 namespace dsgd {
 
+// The rules' options, from the config (shared with the MPI engine).
+AsyncOptions async_options(const RunConfig& config);
+
 class AsyncSimulator : public Engine {
  public:
   // Validates the algorithm's options and the trace file; throws ConfigError before any

@@ -3,30 +3,10 @@
 
 #include <cmath>
 
-#include "algos/sync_round.h"
+#include "engine/sync_learners.h"
 #include "engine/timing.h"
 
 namespace dsgd {
-namespace {
-
-// Telemetry totals since the start of the run (cumulative, so that a metrics row says what
-// reaching its accuracy cost).
-struct Traffic {
-  double local_reductions = 0;
-  double global_reductions = 0;
-  double local_bytes = 0;   // all learners together, ring volume
-  double global_bytes = 0;  // all learners together, ring volume
-  double compute_time = 0;
-  double comm_time = 0;
-
-  std::map<std::string, double> columns() const {
-    return {{"local_reductions", local_reductions}, {"global_reductions", global_reductions},
-            {"local_bytes", local_bytes},           {"global_bytes", global_bytes},
-            {"compute_time", compute_time},         {"comm_time", comm_time}};
-  }
-};
-
-}  // namespace
 
 struct SyncSimulator::State {
   SyncPlan plan;
@@ -34,20 +14,18 @@ struct SyncSimulator::State {
   std::vector<WorkerStream> streams;
   std::unique_ptr<InProcessCommunicator> communicator;
   std::unique_ptr<TimingModel> timing;
-  Traffic traffic;
+  SyncTraffic traffic;
 };
 
 SyncSimulator::SyncSimulator(Session& session)
     : session_(session), state_(std::make_unique<State>()) {
   const RunConfig& c = session_.config();
   State& s = *state_;
-  SyncOptions options{c.workers, c.hier_group_size, c.hier_local_period, c.hier_global_period,
-                      c.kavg_period};
-  s.plan = find_sync_algorithm(c.algo).plan(options);
+  s.plan = find_sync_algorithm(c.algo).plan(sync_options(c));
   s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_size);
   s.timing = std::make_unique<TimingModel>(c, c.workers);
   FlatModel& model = session_.model();
-  SgdOptions sgd{c.momentum, c.nesterov, c.weight_decay};
+  SgdOptions sgd = sgd_options(c);
   s.learners.reserve(static_cast<size_t>(c.workers));
   for (int64_t i = 0; i < c.workers; ++i) {
     s.learners.emplace_back(sgd, model.params().detach(), model.buffers());
@@ -55,16 +33,9 @@ SyncSimulator::SyncSimulator(Session& session)
   }
   session_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
     for (size_t i = 0; i < s.learners.size(); ++i) {
-      const std::string prefix = "engine/learner/" + std::to_string(i) + "/";
-      checkpoint[prefix + "params"] = s.learners[i].params;
-      checkpoint[prefix + "buffers"] = s.learners[i].buffers;
-      if (s.learners[i].optimizer.momentum_buffer().defined()) {
-        checkpoint[prefix + "velocity"] = s.learners[i].optimizer.momentum_buffer();
-      }
+      save_learner(checkpoint, static_cast<int64_t>(i), s.learners[i]);
     }
-    for (const auto& [name, value] : s.traffic.columns()) {
-      checkpoint["engine/traffic/" + name] = torch::tensor(value, torch::kDouble);
-    }
+    s.traffic.save(checkpoint);
   });
 }
 
@@ -72,26 +43,10 @@ SyncSimulator::~SyncSimulator() = default;
 
 void SyncSimulator::restore(const TensorMap& checkpoint) {
   State& s = *state_;
-  torch::NoGradGuard no_grad;
   for (size_t i = 0; i < s.learners.size(); ++i) {
-    const std::string prefix = "engine/learner/" + std::to_string(i) + "/";
-    s.learners[i].params.copy_(checkpoint_entry(checkpoint, prefix + "params"));
-    s.learners[i].buffers.copy_(checkpoint_entry(checkpoint, prefix + "buffers"));
-    if (s.learners[i].optimizer.momentum_buffer().defined()) {
-      s.learners[i].optimizer.momentum_buffer().copy_(
-          checkpoint_entry(checkpoint, prefix + "velocity"));
-    }
+    restore_learner(checkpoint, static_cast<int64_t>(i), s.learners[i]);
   }
-  auto total = [&](const std::string& name) {
-    return checkpoint_entry(checkpoint, "engine/traffic/" + name).item<double>();
-  };
-  Traffic& t = s.traffic;
-  t.local_reductions = total("local_reductions");
-  t.global_reductions = total("global_reductions");
-  t.local_bytes = total("local_bytes");
-  t.global_bytes = total("global_bytes");
-  t.compute_time = total("compute_time");
-  t.comm_time = total("comm_time");
+  s.traffic.restore(checkpoint);
 }
 
 void SyncSimulator::run() {
@@ -106,32 +61,15 @@ void SyncSimulator::run() {
     double slowest = 0.0;
     loss_sum.zero_();
     for (int64_t i = 0; i < learners; ++i) {
-      Learner& learner = s.learners[static_cast<size_t>(i)];
-      model.params().copy_(learner.params);
-      model.buffers().copy_(learner.buffers);
-      {
-        torch::AutoGradMode enable_grad(true);
-        loss_sum.add_(session_.compute_gradient(s.streams[static_cast<size_t>(i)].batch(round)));
-      }
-      learner.grad.copy_(model.grads());
-      learner.buffers.copy_(model.buffers());  // the forward pass updated the running statistics
+      const size_t l = static_cast<size_t>(i);
+      loss_sum.add_(learner_gradient(session_, s.learners[l], s.streams[l].batch(round)));
       slowest = std::max(slowest, s.timing->duration(i, round));
     }
     RoundTraffic round_traffic = finish_round(s.plan, round + 1, session_.lr_at(round),
                                               c.average_momentum, s.learners, *s.communicator);
-
-    Traffic& t = s.traffic;
+    SyncTraffic& t = s.traffic;
     t.compute_time += slowest;
-    if (round_traffic.level) {
-      const bool global = *round_traffic.level == AverageLevel::kGlobal;
-      double volume = ring_allreduce_bytes(round_traffic.learners_per_reduction,
-                                           round_traffic.bytes_per_learner);
-      double alpha = global ? c.comm_global_alpha : c.comm_group_alpha;
-      double beta = global ? c.comm_global_beta : c.comm_group_beta;
-      t.comm_time += alpha + beta * volume;
-      (global ? t.global_reductions : t.local_reductions) += 1;
-      (global ? t.global_bytes : t.local_bytes) += volume * static_cast<double>(learners);
-    }
+    t.comm_time += t.record(round_traffic, learners, c);
 
     std::map<std::string, double> row;
     if (session_.evaluation_due(round + 1)) {

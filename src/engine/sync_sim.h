@@ -14,13 +14,6 @@
 
 namespace dsgd {
 
-// Ring all-reduce volume: the bytes each of n learners sends to all-reduce M bytes.
-inline double ring_allreduce_bytes(int64_t n, int64_t bytes) {
-  return n <= 1 ? 0.0
-                : 2.0 * static_cast<double>(n - 1) / static_cast<double>(n) *
-                      static_cast<double>(bytes);
-}
-
 class SyncSimulator : public Engine {
  public:
   // Validates the plan's options; throws ConfigError before any training.

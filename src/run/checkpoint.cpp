@@ -5,14 +5,29 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/errors.h"
 
 namespace dsgd {
 
-void save_checkpoint(const std::string& path, const TensorMap& tensors) {
+namespace {
+torch::serialize::OutputArchive archive_of(const TensorMap& tensors) {
   torch::serialize::OutputArchive archive;
   for (const auto& [name, tensor] : tensors) archive.write(name, tensor.detach().cpu());
+  return archive;
+}
+}  // namespace
+
+std::string checkpoint_bytes(const TensorMap& tensors) {
+  std::ostringstream out;
+  archive_of(tensors).save_to(out);
+  return out.str();
+}
+
+void save_checkpoint(const std::string& path, const TensorMap& tensors) {
+  torch::serialize::OutputArchive archive = archive_of(tensors);
   std::string temp = path + ".tmp." + std::to_string(::getpid());
   archive.save_to(temp);
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
@@ -21,25 +36,41 @@ void save_checkpoint(const std::string& path, const TensorMap& tensors) {
   }
 }
 
+namespace {
+
+TensorMap read_archive(torch::serialize::InputArchive& archive) {
+  TensorMap tensors;
+  for (const auto& key : archive.keys()) {
+    torch::Tensor t;
+    archive.read(key, t);
+    tensors[key] = t;
+  }
+  return tensors;
+}
+
+}  // namespace
+
 TensorMap load_checkpoint(const std::string& path) {
   if (!std::filesystem::exists(path)) {
     throw ConfigError("no checkpoint at '" + path + "'",
                       "--resume takes a run folder whose run reached at least one evaluation");
   }
-  TensorMap tensors;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return parse_checkpoint(bytes.str(), path);
+}
+
+TensorMap parse_checkpoint(const std::string& bytes, const std::string& name) {
   try {
     torch::serialize::InputArchive archive;
-    archive.load_from(path);
-    for (const auto& key : archive.keys()) {
-      torch::Tensor t;
-      archive.read(key, t);
-      tensors[key] = t;
-    }
+    std::istringstream in(bytes);
+    archive.load_from(in);
+    return read_archive(archive);
   } catch (const c10::Error& e) {
-    throw ConfigError("checkpoint '" + path + "' is unreadable: " + e.what_without_backtrace(),
+    throw ConfigError("checkpoint '" + name + "' is unreadable: " + e.what_without_backtrace(),
                       "the file is damaged; resume from an earlier copy or start a new run");
   }
-  return tensors;
 }
 
 const torch::Tensor& checkpoint_entry(const TensorMap& tensors, const std::string& key) {

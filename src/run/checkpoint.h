@@ -18,6 +18,10 @@ using TensorMap = std::map<std::string, torch::Tensor>;
 void save_checkpoint(const std::string& path, const TensorMap& tensors);
 // Throws ConfigError naming the file when it is missing or unreadable.
 TensorMap load_checkpoint(const std::string& path);
+// The bytes save_checkpoint would write (to send state between MPI ranks).
+std::string checkpoint_bytes(const TensorMap& tensors);
+// The same from the file's bytes (e.g. broadcast to MPI ranks); `name` is for error messages.
+TensorMap parse_checkpoint(const std::string& bytes, const std::string& name);
 
 // The tensor stored under `key`; throws ConfigError when the checkpoint lacks it.
 const torch::Tensor& checkpoint_entry(const TensorMap& tensors, const std::string& key);

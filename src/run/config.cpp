@@ -257,6 +257,10 @@ const std::vector<KeySpec>& key_specs() {
       spec(
           "kavg.period", &RunConfig::kavg_period, "K local steps between global averages",
           int_at_least(1), [](const AlgorithmInfo& a) { return a.name == "kavg"; }, "kavg"),
+      spec(
+          "hier.node_groups", &RunConfig::hier_node_groups,
+          "MPI engine: one group per node (ranks sharing memory) instead of S consecutive ranks",
+          {}, [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
       spec("average_momentum", &RunConfig::average_momentum,
            "also average momentum buffers when averaging parameters", {}, is_sync,
            "the synchronous family"),
@@ -380,7 +384,11 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
                     c.hier_global_period, c.hier_local_period),
         "K2 must be a multiple of K1, e.g. local_period = 4, global_period = 16");
   }
-  if (algo.name == "hier-avg" && c.workers % c.hier_group_size != 0) {
+  if (c.hier_node_groups && c.engine != "mpi") {
+    throw ConfigError("hier.node_groups needs engine = \"mpi\": simulated learners have no nodes",
+                      "drop hier.node_groups, or run under mpirun with --engine mpi");
+  }
+  if (algo.name == "hier-avg" && !c.hier_node_groups && c.workers % c.hier_group_size != 0) {
     throw ConfigError(fmt::format("workers = {} is not a multiple of hier.group_size = {}",
                                   c.workers, c.hier_group_size),
                       "groups are S consecutive learners: choose S dividing P");

@@ -48,6 +48,7 @@ struct RunConfig {
   int64_t hier_global_period = 1;
   int64_t kavg_period = 1;
   bool average_momentum = false;
+  bool hier_node_groups = false;  // MPI: one group per node instead of S consecutive ranks
   // Simulated communication of the synchronous family: an all-reduce among n learners of M bytes
   // each takes alpha + beta * 2(n-1)/n * M (ring volume), in the simulator's time unit (one
   // sample's compute time). The defaults read one sample as ~10 us: a node-local link of ~10 us

@@ -1,18 +1,24 @@
 // Job dispatch; see run_job.h.
 #include "run/run_job.h"
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "algos/catalog.h"
 #include "core/errors.h"
 #include "engine/async_sim.h"
+#include "engine/mpi_async.h"
+#include "engine/mpi_sync.h"
+#include "engine/mpi_world.h"
 #include "engine/single_worker.h"
 #include "engine/sync_sim.h"
 #include "run/session.h"
 
 namespace dsgd {
-
 namespace {
+
+constexpr const char* kCheckpointFile = "/checkpoint.pt";
 
 // The simulator engine for the algorithm's family. Engines validate their own inputs (trace
 // files, group shapes) here, before the run folder exists.
@@ -28,16 +34,24 @@ std::unique_ptr<Engine> make_simulator(Session& session, AlgorithmFamily family)
   return std::make_unique<SingleWorker>(session);
 }
 
-}  // namespace
-
-std::string run_job(const RunConfig& config, const std::string& out_dir, bool resume) {
-  const AlgorithmInfo& algo = find_algorithm(config.algo);
-  if (config.engine == "mpi") {
-    throw ConfigError("engine = \"mpi\" is not available in this build yet",
-                      "use engine = \"sim\" (the default)");
+// Runs the engine; on failure records it in summary.json (where this process owns the folder)
+// and rethrows.
+void run_recorded(Session& session, Engine& engine) {
+  try {
+    engine.run();
+  } catch (const DivergedError& e) {
+    session.write_summary("diverged", e.what());
+    throw;
+  } catch (const std::exception& e) {
+    session.write_summary("failed", e.what());
+    throw;
   }
+  session.write_summary("ok");
+}
+
+std::string run_simulated(const RunConfig& config, const std::string& out_dir, bool resume) {
   Session session(config);
-  std::unique_ptr<Engine> engine = make_simulator(session, algo.family);
+  std::unique_ptr<Engine> engine = make_simulator(session, find_algorithm(config.algo).family);
   std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;
   TensorMap checkpoint;  // outlives the run: engines may read it while running
   if (resume) {
@@ -48,17 +62,103 @@ std::string run_job(const RunConfig& config, const std::string& out_dir, bool re
     session.open_folder(path);
     std::cerr << "run folder: " << path << "\n";
   }
-  try {
-    engine->run();
-  } catch (const DivergedError& e) {
-    session.write_summary("diverged", e.what());
-    throw;
-  } catch (const std::exception& e) {
-    session.write_summary("failed", e.what());
-    throw;
-  }
-  session.write_summary("ok");
+  run_recorded(session, *engine);
   return path;
+}
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ConfigError("no checkpoint at '" + path + "'",
+                      "--resume takes a run folder whose run reached at least one evaluation");
+  }
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// Every rank runs this. Rank 0 owns the run folder. Until training starts, every failure is
+// agreed on by all ranks (each exits with it, none hangs); after that, a failure on one rank
+// ends the whole job through MPI_Abort, once rank 0 has recorded what it knows.
+std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool resume) {
+  MpiWorld world;
+  const bool root = world.rank() == 0;
+  const AlgorithmFamily family = find_algorithm(config.algo).family;
+  RunConfig shared = config;
+  shared.data_dir.clear();  // a per-host path: ranks on other hosts may keep data elsewhere
+  world.check_same(to_toml(shared), "config");
+
+  std::unique_ptr<Session> session;
+  std::unique_ptr<Engine> engine;
+  std::exception_ptr error;
+  try {
+    session = std::make_unique<Session>(config);
+    session->set_reporting(root);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  world.agree(error);
+  // Engines set up communicators (collective calls): only once every rank has its session.
+  try {
+    if (family == AlgorithmFamily::kAsync) {
+      engine = std::make_unique<MpiAsyncEngine>(*session, world);
+    } else if (family == AlgorithmFamily::kSync) {
+      engine = std::make_unique<MpiSyncEngine>(*session, world);
+    } else {
+      throw ConfigError("algo = \"sgd\" trains one worker; it has no MPI engine",
+                        "use engine = \"sim\", or a distributed algorithm");
+    }
+  } catch (...) {
+    error = std::current_exception();
+  }
+  world.agree(error);
+
+  std::string path = world.broadcast(
+      root ? (out_dir.empty() ? default_run_path(config.algo) : out_dir) : std::string());
+  TensorMap checkpoint;
+  error = nullptr;
+  std::string bytes;
+  try {
+    if (resume && root) bytes = read_bytes(path + kCheckpointFile);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  world.agree(error);
+  try {
+    if (resume) {
+      checkpoint = parse_checkpoint(world.broadcast(bytes), path + kCheckpointFile);
+      session->restore_counters(checkpoint);
+      if (root) session->reopen_folder(path);
+      engine->restore(checkpoint);
+      if (root)
+        std::cerr << "resuming " << path << " at update " << session->updates_done() << "\n";
+    } else if (root) {
+      session->open_folder(path);
+      std::cerr << "run folder: " << path << " (" << world.size() << " MPI ranks)\n";
+    }
+  } catch (...) {
+    error = std::current_exception();
+  }
+  world.agree(error);
+
+  try {
+    run_recorded(*session, *engine);
+  } catch (const Error& e) {
+    std::cerr << "dsgd: error on rank " << world.rank() << ": " << e.what() << "\n";
+    if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << "\n";
+    world.abort(e.exit_code());
+  } catch (const std::exception& e) {
+    std::cerr << "dsgd: error on rank " << world.rank() << ": " << e.what() << "\n";
+    world.abort(1);
+  }
+  return root ? path : std::string();
+}
+
+}  // namespace
+
+std::string run_job(const RunConfig& config, const std::string& out_dir, bool resume) {
+  if (config.engine == "mpi") return run_on_mpi(config, out_dir, resume);
+  return run_simulated(config, out_dir, resume);
 }
 
 }  // namespace dsgd

@@ -1,6 +1,7 @@
 // Shared run machinery; see session.h.
 #include "run/session.h"
 
+#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -24,6 +25,18 @@ torch::Device choose_device(const std::string& name) {
   return torch::Device(torch::kCPU);
 }
 
+// LibTorch's intra-op pool and, when the BLAS is OpenBLAS, its own thread pool, which LibTorch
+// does not size: left alone it follows the CPU affinity, so the same config gave different
+// rounding under mpirun (bound to one core) than in a shell.
+void set_compute_threads(int threads) {
+  torch::set_num_threads(threads);
+  using SetThreads = void (*)(int);
+  if (auto openblas =
+          reinterpret_cast<SetThreads>(::dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
+    openblas(threads);
+  }
+}
+
 // The stream id used for BatchNorm re-estimation: past every real worker, so that it never
 // consumes a worker's batches.
 constexpr int64_t kEvaluationStreamOffset = 1;
@@ -44,7 +57,7 @@ Session::Session(const RunConfig& config, DatasetPair data)
   int64_t threads = config_.threads > 0
                         ? config_.threads
                         : static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  torch::set_num_threads(static_cast<int>(threads));
+  set_compute_threads(static_cast<int>(threads));
   if (config_.batch_size > data_.train.size()) {
     throw ConfigError(fmt::format("batch_size = {} exceeds the {} training samples of {}",
                                   config_.batch_size, data_.train.size(), config_.dataset),
@@ -88,6 +101,18 @@ constexpr const char* kCheckpointFile = "checkpoint.pt";
 
 TensorMap Session::resume_folder(const std::string& path) {
   TensorMap checkpoint = load_checkpoint(path + "/" + kCheckpointFile);
+  restore_counters(checkpoint);
+  reopen_folder(path);
+  return checkpoint;
+}
+
+void Session::reopen_folder(const std::string& path) {
+  folder_.emplace(path, /*resume_after_update=*/updates_done_);
+  folder_->write_config(to_toml(config_));
+  write_summary("running");
+}
+
+void Session::restore_counters(const TensorMap& checkpoint) {
   auto scalar = [&](const std::string& key) {
     return checkpoint_entry(checkpoint, "session/" + key).item<double>();
   };
@@ -107,10 +132,6 @@ TensorMap Session::resume_folder(const std::string& path) {
   last_train_loss_ = scalar("last_train_loss");
   last_lr_ = scalar("last_lr");
   last_checked_ = updates_done_;
-  folder_.emplace(path, /*resume_after_update=*/updates_done_);
-  folder_->write_config(to_toml(config_));
-  write_summary("running");
-  return checkpoint;
 }
 
 void Session::write_checkpoint() {
@@ -132,6 +153,9 @@ void Session::write_checkpoint() {
   scalar("last_lr", last_lr_);
   if (engine_checkpoint_) engine_checkpoint_(checkpoint);
   save_checkpoint(folder_->file(kCheckpointFile), checkpoint);
+  // If the job dies now (a lost MPI rank, a killed process), the log says where to go on from.
+  progress_.log(fmt::format("checkpoint at update {}: continue with `dsgd run --resume {}`",
+                            updates_done_, folder_->path()));
 }
 
 WorkerStream Session::make_stream(int64_t worker) const {
@@ -159,6 +183,10 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
   bool checkpoint_due = updates - last_checked_ >= 20 || updates == total_updates_;
   bool eval_due = evaluation_due(updates);
   if (checkpoint_due || eval_due) check_finite(updates);
+  if (!reporting_) {
+    if (eval_due) ++next_eval_index_;
+    return;
+  }
   progress_.update(updates, epoch_of(updates), last_lr_, last_train_loss_);
   if (eval_due) {
     evaluate_now(updates, sim_time, eval_params, extra ? extra() : std::map<std::string, double>{});

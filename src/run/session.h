@@ -38,6 +38,17 @@ class Session {
   // checkpoint; returns the checkpoint so the engine can restore its own state from it.
   TensorMap resume_folder(const std::string& path);
 
+  // Reopens an interrupted run's folder after restore_counters (resume_folder does both).
+  void reopen_folder(const std::string& path);
+  // Restores the session's counters from a checkpoint (resume_folder does this; MPI ranks that
+  // do not own the run folder call it with the checkpoint the owner broadcast).
+  void restore_counters(const TensorMap& checkpoint);
+  // Whether this process evaluates, prints progress and writes the run folder: true, except on
+  // the MPI ranks that only compute. Non-reporting sessions still count updates and stop on a
+  // non-finite loss, so every rank agrees on when evaluations and divergence happen.
+  void set_reporting(bool reporting) { reporting_ = reporting; }
+  bool reporting() const { return reporting_; }
+
   // The engine's part of each checkpoint, written after every evaluation.
   void set_engine_checkpoint(std::function<void(TensorMap&)> save) {
     engine_checkpoint_ = std::move(save);
@@ -117,6 +128,7 @@ class Session {
   nlohmann::json summary_extra_ = nlohmann::json::object();
   double wall_offset_ = 0.0;  // wall time of the runs this one resumes
   std::function<void(TensorMap&)> engine_checkpoint_;
+  bool reporting_ = true;
 };
 
 }  // namespace dsgd

@@ -1,0 +1,37 @@
+// Staleness and gap telemetry of an asynchronous parameter server, shared by the simulator and
+// the MPI server: per evaluation period the mean and max staleness of applied messages
+// (server updates between sending a worker its parameters and applying its message) and the gap
+// RMS(θ at apply − parameters the gradient was computed at); over the run a staleness histogram.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "run/checkpoint.h"
+
+namespace dsgd {
+
+class AsyncTelemetry {
+ public:
+  // One applied message: `staleness` updates old, computed at `sent` while the server is at
+  // `center` (before applying it).
+  void record(int64_t staleness, const torch::Tensor& center, const torch::Tensor& sent);
+  // The period's metrics columns; starts a new period.
+  std::map<std::string, double> end_period();
+  const std::vector<int64_t>& histogram() const { return histogram_; }
+  // Checkpoints are taken right after an evaluation, so only the histogram needs saving.
+  void save(TensorMap& checkpoint) const;
+  void restore(const TensorMap& checkpoint);
+
+ private:
+  double staleness_sum_ = 0.0;
+  int64_t staleness_max_ = 0;
+  int64_t count_ = 0;
+  torch::Tensor gap_square_sum_;  // Σ mean((θ − θ̂_i)²), on the parameters' device
+  std::vector<int64_t> histogram_;
+};
+
+}  // namespace dsgd

@@ -1,0 +1,40 @@
+// The asynchronous parameter server on MPI. Rank 0 is the server, ranks 1..N the workers, and
+// they run the same rules as the simulator. The server takes messages in arrival order
+// (MPI_Recv from any source), applies each, and sends that worker fresh parameters; it records
+// the arrival order, so the simulator can replay it and reproduce the run's parameters.
+//
+// Evaluation happens on the server while the workers keep computing (their messages wait in MPI).
+// A checkpoint first collects the one message every busy worker owes (kept, not applied, and
+// applied first afterwards, in arrival order) and each worker's rule state and batch counter:
+// nothing in flight is lost, and `--resume` continues exactly from there. At the end the server
+// collects the messages still owed and tells every worker to stop, so no rank is left waiting.
+#pragma once
+
+#include <memory>
+
+#include "engine/engine.h"
+#include "engine/mpi_world.h"
+
+namespace dsgd {
+
+class MpiAsyncEngine : public Engine {
+ public:
+  // Throws ConfigError unless the world has workers + 1 ranks.
+  MpiAsyncEngine(Session& session, MpiWorld& world);
+  ~MpiAsyncEngine() override;
+  // Every rank gets the checkpoint (the server's file, broadcast).
+  void restore(const TensorMap& checkpoint) override;
+  void run() override;
+
+ private:
+  struct Server;
+  struct Worker;
+  void run_server();
+  void run_worker();
+  Session& session_;
+  MpiWorld& world_;
+  std::unique_ptr<Server> server_;
+  std::unique_ptr<Worker> worker_;
+};
+
+}  // namespace dsgd

@@ -1,0 +1,119 @@
+// MPI synchronous learners; see mpi_sync.h.
+#include "engine/mpi_sync.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "core/errors.h"
+#include "engine/mpi_communicator.h"
+#include "engine/sync_learners.h"
+
+namespace dsgd {
+
+struct MpiSyncEngine::State {
+  SyncPlan plan;
+  std::vector<Learner> learner;  // this rank's, alone
+  std::unique_ptr<WorkerStream> stream;
+  std::unique_ptr<MpiCommunicator> communicator;
+  SyncTraffic traffic;
+  TensorMap gathered;  // every learner's state at the last evaluation (rank 0)
+};
+
+MpiSyncEngine::MpiSyncEngine(Session& session, MpiWorld& world)
+    : session_(session), world_(world), state_(std::make_unique<State>()) {
+  const RunConfig& c = session_.config();
+  if (world_.size() != c.workers) {
+    throw ConfigError(fmt::format("algo = \"{}\" with workers = {} needs {} MPI ranks (one per "
+                                  "learner), but this job has {}",
+                                  c.algo, c.workers, c.workers, world_.size()),
+                      fmt::format("launch with mpirun -n {}", c.workers));
+  }
+  State& s = *state_;
+  s.plan = find_sync_algorithm(c.algo).plan(sync_options(c));
+  s.communicator = std::make_unique<MpiCommunicator>(world_, s.plan.group_size, c.hier_node_groups);
+  FlatModel& model = session_.model();
+  s.learner.emplace_back(sgd_options(c), model.params().detach(), model.buffers());
+  s.stream = std::make_unique<WorkerStream>(session_.make_stream(world_.rank()));
+  session_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
+    for (auto& [key, tensor] : s.gathered) checkpoint[key] = tensor;
+    s.traffic.save(checkpoint);
+  });
+}
+
+MpiSyncEngine::~MpiSyncEngine() = default;
+
+void MpiSyncEngine::restore(const TensorMap& checkpoint) {
+  restore_learner(checkpoint, world_.rank(), state_->learner.front());
+  state_->traffic.restore(checkpoint);
+}
+
+void MpiSyncEngine::run() {
+  State& s = *state_;
+  const RunConfig& c = session_.config();
+  FlatModel& model = session_.model();
+  Learner& learner = s.learner.front();
+  MpiCommunicator& comm = *s.communicator;
+  const double learners = static_cast<double>(world_.size());
+  torch::NoGradGuard no_grad;
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
+
+  // Gathers one tensor of every learner to rank 0, as learner <i>'s checkpoint entry `name`.
+  auto gather = [&](const torch::Tensor& local, const std::string& name) {
+    if (!local.defined()) return;
+    torch::Tensor all =
+        world_.rank() == 0 ? torch::empty({world_.size(), local.numel()}) : torch::Tensor();
+    check_mpi(MPI_Gather(local.data_ptr<float>(), static_cast<int>(local.numel()), MPI_FLOAT,
+                         world_.rank() == 0 ? all.data_ptr<float>() : nullptr,
+                         static_cast<int>(local.numel()), MPI_FLOAT, 0, world_.comm()),
+              "MPI_Gather");
+    if (world_.rank() != 0) return;
+    for (int i = 0; i < world_.size(); ++i) {
+      s.gathered["engine/learner/" + std::to_string(i) + "/" + name] = all[i];
+    }
+  };
+
+  for (int64_t round = session_.updates_done(); round < session_.total_updates(); ++round) {
+    Clock::time_point t0 = Clock::now();
+    torch::Tensor loss =
+        learner_gradient(session_, learner, s.stream->batch(round)).to(torch::kDouble).reshape({1});
+    Clock::time_point t1 = Clock::now();
+    RoundTraffic round_traffic =
+        finish_round(s.plan, round + 1, session_.lr_at(round), c.average_momentum, s.learner, comm);
+    comm.sum(AverageLevel::kGlobal, loss);
+    Clock::time_point t2 = Clock::now();
+    SyncTraffic& t = s.traffic;
+    t.record(round_traffic, world_.size(), c);  // counts and bytes; time is measured here
+    t.compute_time += seconds(t0, t1);
+    t.comm_time += seconds(t1, t2);
+
+    std::map<std::string, double> row;
+    if (session_.evaluation_due(round + 1)) {
+      // The learners' average goes into the replica for rank 0 to evaluate.
+      model.params().copy_(learner.params);
+      model.buffers().copy_(learner.buffers);
+      comm.sum(AverageLevel::kGlobal, model.params());
+      comm.sum(AverageLevel::kGlobal, model.buffers());
+      model.params().div_(learners);
+      model.buffers().div_(learners);
+      torch::Tensor drift =
+          (learner.params - model.params()).square().mean().to(torch::kDouble).reshape({1});
+      comm.sum(AverageLevel::kGlobal, drift);
+      gather(learner.params, "params");
+      gather(learner.buffers, "buffers");
+      gather(learner.optimizer.momentum_buffer(), "velocity");
+      row = t.columns();
+      row["learner_spread"] = std::sqrt(drift.item<double>() / learners);
+      session_.summary_extra()["traffic"] = t.columns();
+    }
+    session_.after_update(round + 1, (loss / learners).to(torch::kFloat).squeeze(),
+                          t.compute_time + t.comm_time, model.params(), [&row] { return row; });
+  }
+  session_.summary_extra()["traffic"] = s.traffic.columns();
+}
+
+}  // namespace dsgd

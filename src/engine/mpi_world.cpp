@@ -1,0 +1,113 @@
+// MPI initialisation and pre-training agreements; see mpi_world.h.
+#include "engine/mpi_world.h"
+
+#include <fmt/format.h>
+
+#include <climits>
+#include <functional>
+#include <iostream>
+
+#include "core/errors.h"
+
+namespace dsgd {
+namespace {
+
+// An error seen by another rank: same exit code, pointing at that rank's own message.
+class PeerError : public Error {
+ public:
+  PeerError(const std::string& what, int code) : Error(what), code_(code) {}
+  int exit_code() const override { return code_; }
+
+ private:
+  int code_;
+};
+
+int exit_code_of(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error& e) {
+    return e.exit_code();
+  } catch (...) {
+    return 1;
+  }
+}
+
+}  // namespace
+
+void check_mpi(int result, const char* call) {
+  if (result == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(result, text, &length);
+  throw Error(fmt::format("{} failed: {}", call, std::string(text, static_cast<size_t>(length))),
+              "check the MPI installation and the mpirun command line");
+}
+
+MpiWorld::MpiWorld() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init");
+  }
+  check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");
+  // Errors come back as codes so that they become dsgd errors with a message.
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+MpiWorld::~MpiWorld() {
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+void MpiWorld::agree(std::exception_ptr error) {
+  int code = error ? exit_code_of(error) : 0;
+  // The first failing rank, and the worst code.
+  int failing = code != 0 ? rank_ : INT_MAX;
+  int first = INT_MAX, worst = 0;
+  check_mpi(MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, comm_), "MPI_Allreduce");
+  if (error) std::rethrow_exception(error);
+  if (first != INT_MAX) {
+    throw PeerError(
+        fmt::format("rank {} could not start (its message is above); every rank stops", first),
+        worst);
+  }
+}
+
+void MpiWorld::check_same(const std::string& text, const std::string& what) {
+  std::string root = broadcast(text);
+  int same = root == text ? 1 : 0, all_same = 0;
+  check_mpi(MPI_Allreduce(&same, &all_same, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
+  if (!all_same) {
+    throw ConfigError(
+        same ? fmt::format("another rank runs with a different {} than rank 0", what)
+             : fmt::format("rank {} runs with a different {} than rank 0", rank_, what),
+        "give every rank the same config file and --set options");
+  }
+}
+
+std::string MpiWorld::broadcast(std::string bytes, int root) {
+  long long size = static_cast<long long>(bytes.size());
+  check_mpi(MPI_Bcast(&size, 1, MPI_LONG_LONG, root, comm_), "MPI_Bcast");
+  bytes.resize(static_cast<size_t>(size));
+  // In pieces below INT_MAX bytes, MPI's count limit.
+  constexpr long long kPiece = 1LL << 30;
+  for (long long offset = 0; offset < size; offset += kPiece) {
+    int count = static_cast<int>(std::min(kPiece, size - offset));
+    check_mpi(MPI_Bcast(bytes.data() + offset, count, MPI_CHAR, root, comm_), "MPI_Bcast");
+  }
+  return bytes;
+}
+
+void MpiWorld::abort(int code) {
+  std::cerr.flush();
+  MPI_Abort(comm_ != MPI_COMM_NULL ? comm_ : MPI_COMM_WORLD, code);
+  std::abort();  // not reached: MPI_Abort ends the process
+}
+
+}  // namespace dsgd

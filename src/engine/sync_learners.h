@@ -1,0 +1,53 @@
+// What both synchronous engines (the P-learner simulator and the MPI learners) do the same way
+// around finish_round: computing a learner's gradient on the shared model replica, counting
+// traffic and pricing it with the communication-cost model, and checkpointing learners under the
+// same names, so that a checkpoint of one engine reads like the other's.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "algos/sync_round.h"
+#include "run/session.h"
+
+namespace dsgd {
+
+// Ring all-reduce volume: the bytes each of n learners sends to all-reduce M bytes.
+inline double ring_allreduce_bytes(int64_t n, int64_t bytes) {
+  return n <= 1 ? 0.0
+                : 2.0 * static_cast<double>(n - 1) / static_cast<double>(n) *
+                      static_cast<double>(bytes);
+}
+
+// The plan options and the learners' optimizer, from the config.
+SyncOptions sync_options(const RunConfig& config);
+SgdOptions sgd_options(const RunConfig& config);
+
+// Totals since the start of the run (cumulative, so that a metrics row says what reaching its
+// accuracy cost). Bytes are what all learners send together, at ring all-reduce volume.
+struct SyncTraffic {
+  double local_reductions = 0;
+  double global_reductions = 0;
+  double local_bytes = 0;
+  double global_bytes = 0;
+  double compute_time = 0;
+  double comm_time = 0;
+
+  // Counts a round's reduction among `learners` learners in all; returns its simulated cost
+  // α + β·volume with the config's in-group or global (α, β).
+  double record(const RoundTraffic& round, int64_t learners, const RunConfig& config);
+  std::map<std::string, double> columns() const;
+  void save(TensorMap& checkpoint) const;
+  void restore(const TensorMap& checkpoint);
+};
+
+// Loads the learner into the session's model replica, computes the gradient of `batch` into
+// learner.grad, keeps the BatchNorm statistics the forward pass updated; returns the loss.
+torch::Tensor learner_gradient(Session& session, Learner& learner, const Batch& batch);
+
+// Checkpoint entries of learner `index`: engine/learner/<index>/{params,buffers,velocity}.
+void save_learner(TensorMap& checkpoint, int64_t index, Learner& learner);
+void restore_learner(const TensorMap& checkpoint, int64_t index, Learner& learner);
+
+}  // namespace dsgd

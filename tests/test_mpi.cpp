@@ -1,0 +1,218 @@
+// The MPI engine under `mpirun --oversubscribe`, checked against the simulator: the async server
+// with one worker is the simulator exactly; with three workers, the simulator replaying the MPI
+// run's recorded arrival order reproduces its parameters; hier-avg on 4 ranks is the simulator's
+// hier-avg; a run whose worker rank is killed resumes from its checkpoint; bad launches (rank
+// count, mismatched configs, data missing on one rank) end every rank with exit 2, no hang.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "cli_helpers.h"
+#include "run/checkpoint.h"
+
+namespace {
+
+using dsgd::testing::CliResult;
+using dsgd::testing::fresh_dir;
+using dsgd::testing::read_csv;
+using dsgd::testing::read_file;
+using dsgd::testing::run_dsgd;
+using dsgd::testing::without_columns;
+namespace fs = std::filesystem;
+
+const std::string kMpirun =
+    "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
+    "timeout 300 mpirun --oversubscribe --bind-to none ";
+
+// `ranks` processes of dsgd with `args`; a command after ':' may give other ranks other args.
+CliResult run_mpi(int ranks, const std::string& args, const std::string& more = "") {
+  fs::path log = fresh_dir("mpi_log");
+  std::string command = kMpirun + "-n " + std::to_string(ranks) + " " + DSGD_BINARY + " " + args +
+                        more + " > " + log.string() + " 2>&1";
+  int status = std::system(command.c_str());
+  CliResult r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(log)};
+  fs::remove(log);
+  return r;
+}
+
+const std::string kSmall =
+    "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=1 "
+    "--set threads=1 --set lr=0.01 --set lr_schedule=constant --set warmup_epochs=0 "
+    "--set eval_every=0.5 ";
+
+dsgd::TensorMap final_state(const fs::path& run) {
+  return dsgd::load_checkpoint((run / "checkpoint.pt").string());
+}
+double relative_error(const torch::Tensor& a, const torch::Tensor& b) {
+  return (a - b).norm().item<double>() / b.norm().item<double>();
+}
+
+TEST(Mpi, AsyncOneWorkerIsTheSimulator) {
+  fs::path mpi = fresh_dir("mpi_one"), sim = fresh_dir("sim_one");
+  const std::string job = kSmall + "--set algo=dana-slim --set workers=1 ";
+  CliResult r = run_mpi(2, job + "--engine mpi --out " + mpi.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
+  auto a = final_state(mpi), b = final_state(sim);
+  EXPECT_EQ(relative_error(dsgd::checkpoint_entry(a, "engine/server/theta"),
+                           dsgd::checkpoint_entry(b, "engine/server/theta")),
+            0.0);
+  EXPECT_EQ(without_columns(read_csv(mpi / "metrics.csv"), {"wall_time", "sim_time"}),
+            without_columns(read_csv(sim / "metrics.csv"), {"wall_time", "sim_time"}));
+  fs::remove_all(mpi);
+  fs::remove_all(sim);
+}
+
+// Three workers race for real; replaying the recorded order in the simulator reproduces the
+// server's parameters (same rules, same per-worker streams: only the engine differs).
+TEST(Mpi, AsyncTraceReplayReproducesTheRun) {
+  fs::path mpi = fresh_dir("mpi_three"), sim = fresh_dir("sim_three"), trace = fresh_dir("trace");
+  const std::string job = kSmall + "--set algo=dana-zero --set workers=3 ";
+  CliResult r = run_mpi(4, job + "--engine mpi --set timing.record_trace=" + trace.string() +
+                               " --out " + mpi.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = run_dsgd(job + "--set timing.trace=" + trace.string() + " --out " + sim.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto a = final_state(mpi), b = final_state(sim);
+  EXPECT_LT(relative_error(dsgd::checkpoint_entry(a, "engine/server/theta"),
+                           dsgd::checkpoint_entry(b, "engine/server/theta")),
+            1e-5);
+  // The same staleness per period: the order, not the timing, decides it.
+  auto staleness = [](const fs::path& run) {
+    auto rows = read_csv(run / "metrics.csv");
+    std::vector<std::string> column;
+    for (size_t i = 0; i < rows[0].size(); ++i) {
+      if (rows[0][i] != "staleness_mean") continue;
+      for (auto& row : rows) column.push_back(row[i]);
+    }
+    return column;
+  };
+  EXPECT_EQ(staleness(mpi), staleness(sim));
+  for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
+}
+
+const std::string kHier =
+    "--set algo=hier-avg --set workers=4 --set hier.group_size=2 --set hier.local_period=2 "
+    "--set hier.global_period=4 --set lr=0.05 --set batch_size=16 ";
+
+TEST(Mpi, HierAvgOnFourRanksIsTheSimulator) {
+  fs::path mpi = fresh_dir("mpi_hier"), sim = fresh_dir("sim_hier");
+  const std::string job = kSmall + kHier;
+  CliResult r = run_mpi(4, job + "--engine mpi --out " + mpi.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
+  auto a = final_state(mpi), b = final_state(sim);
+  for (int i = 0; i < 4; ++i) {
+    std::string key = "engine/learner/" + std::to_string(i) + "/params";
+    EXPECT_LT(relative_error(dsgd::checkpoint_entry(a, key), dsgd::checkpoint_entry(b, key)), 1e-6)
+        << key;
+  }
+  auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
+  EXPECT_EQ(summary["traffic"]["local_reductions"], 16);  // 64 rounds: K1 = 2, K2 = 4
+  EXPECT_EQ(summary["traffic"]["global_reductions"], 16);
+  fs::remove_all(mpi);
+  fs::remove_all(sim);
+}
+
+// Synchronous MPI runs are deterministic, so a resumed one must match an uninterrupted one.
+TEST(Mpi, HierAvgResumesExactly) {
+  fs::path full = fresh_dir("mpi_full"), part = fresh_dir("mpi_part");
+  const std::string job = kSmall + kHier + "--engine mpi --set eval_every=0.25 ";
+  ASSERT_EQ(run_mpi(4, job + "--out " + full.string()).exit_code, 0);
+  ASSERT_EQ(run_mpi(4, job + "--set epochs=0.5 --out " + part.string()).exit_code, 0);
+  CliResult r = run_mpi(4, "run --resume " + part.string() + " --set epochs=1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto training = [](const fs::path& run) {
+    return without_columns(read_csv(run / "metrics.csv"),
+                           {"wall_time", "sim_time", "compute_time", "comm_time"});
+  };
+  EXPECT_EQ(training(part), training(full));
+  EXPECT_EQ(read_csv(part / "metrics.csv").size(), 5u);
+  fs::remove_all(full);
+  fs::remove_all(part);
+}
+
+// The pid of the dsgd process of MPI rank `rank` whose command line mentions `marker`.
+pid_t rank_pid(const std::string& marker, int rank) {
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = read_file(entry.path() / "cmdline");
+    if (cmdline.rfind(DSGD_BINARY, 0) != 0 || cmdline.find(marker) == std::string::npos) continue;
+    std::string environ = read_file(entry.path() / "environ");
+    if (environ.find("OMPI_COMM_WORLD_RANK=" + std::to_string(rank) + '\0') != std::string::npos) {
+      return std::stoi(name);
+    }
+  }
+  return -1;
+}
+
+// A worker rank killed outright (SIGKILL) after the first checkpoint: the job ends non-zero,
+// mpirun names the rank, the log names the last checkpoint, and --resume finishes the run from
+// it with everything written before the checkpoint intact.
+TEST(Mpi, ResumesAfterAWorkerRankIsKilled) {
+  fs::path run = fresh_dir("mpi_killed"), log = fresh_dir("mpi_killed_log");
+  const std::string job =
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 "
+      "--set epochs=3 --set threads=1 --set lr=0.01 --set eval_every=0.25 "
+      "--set algo=dana-slim --set workers=3 --engine mpi --out " +
+      run.string();
+  std::string background = "(" + kMpirun + "-n 4 " + DSGD_BINARY + " " + job + " > " +
+                           log.string() + " 2>&1; echo $? > " + log.string() + ".rc) &";
+  ASSERT_EQ(std::system(background.c_str()), 0);
+  for (int i = 0; i < 60000 && !fs::exists(run / "checkpoint.pt"); ++i) ::usleep(1000);
+  ASSERT_TRUE(fs::exists(run / "checkpoint.pt"));
+  pid_t victim = rank_pid(run.string(), 2);
+  ASSERT_GT(victim, 0);
+  ::kill(victim, SIGKILL);
+  for (int i = 0; i < 60000 && !fs::exists(log.string() + ".rc"); ++i) ::usleep(1000);
+  ASSERT_TRUE(fs::exists(log.string() + ".rc"));
+  ::usleep(100000);
+  EXPECT_NE(std::stoi(read_file(log.string() + ".rc")), 0);
+  std::string output = read_file(log);
+  EXPECT_NE(output.find("checkpoint"), std::string::npos) << output;
+  auto before = read_csv(run / "metrics.csv");
+  ASSERT_GE(before.size(), 2u);
+
+  CliResult r = run_mpi(4, "run --resume " + run.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto after = read_csv(run / "metrics.csv");
+  EXPECT_EQ(after.size(), 13u);  // header + 12 evaluations
+  for (size_t row = 0; row + 1 < before.size() && row < after.size(); ++row) {
+    EXPECT_EQ(after[row], before[row]) << "row " << row;  // rows up to the checkpoint survive
+  }
+  auto summary = nlohmann::json::parse(read_file(run / "summary.json"));
+  EXPECT_EQ(summary["status"], "ok");
+  EXPECT_EQ(summary["updates"], 768);
+  fs::remove_all(run);
+  fs::remove(log);
+  fs::remove(log.string() + ".rc");
+}
+
+TEST(Mpi, BadLaunchesEndEveryRankWithExitTwo) {
+  fs::path out = fresh_dir("mpi_bad");
+  // 3 workers need 4 ranks.
+  CliResult r =
+      run_mpi(3, kSmall + "--set algo=asgd --set workers=3 --engine mpi --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("needs 4 MPI ranks"), std::string::npos) << r.output;
+  // Rank 1 with another learning rate.
+  r = run_mpi(1, kSmall + "--set algo=kavg --set workers=2 --engine mpi --out " + out.string(),
+              " : -n 1 " + std::string(DSGD_BINARY) + " " + kSmall +
+                  "--set algo=kavg --set workers=2 --engine mpi --set lr=0.5 --out " +
+                  out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("different config"), std::string::npos) << r.output;
+  // The dataset is missing on rank 1 only.
+  const std::string fashion =
+      "run --set dataset=fashion-mnist --set algo=kavg --set workers=2 --engine mpi --out " +
+      out.string();
+  r = run_mpi(1, fashion,
+              " : -n 1 " + std::string(DSGD_BINARY) + " " + fashion +
+                  " --set data_dir=/nonexistent/fashion");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("/nonexistent/fashion"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rank 1 could not start"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+}  // namespace
