@@ -19,6 +19,7 @@ namespace {
 constexpr const char* kVersion = "0.1.0";
 
 void print_error(const std::string& what, const std::string& hint) {
+  if (what.empty()) return;  // an MPI rank whose error another rank reports
   std::cerr << "dsgd: error: " << what << "\n";
   if (!hint.empty()) std::cerr << "  hint: " << hint << "\n";
 }

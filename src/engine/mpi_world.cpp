@@ -12,7 +12,8 @@
 namespace dsgd {
 namespace {
 
-// An error seen by another rank: same exit code, pointing at that rank's own message.
+// An error seen by another rank: same exit code, pointing at that rank's own message (or, when
+// empty, printed by another rank already).
 class PeerError : public Error {
  public:
   PeerError(const std::string& what, int code) : Error(what), code_(code) {}
@@ -66,29 +67,29 @@ MpiWorld::~MpiWorld() {
 
 void MpiWorld::agree(std::exception_ptr error) {
   int code = error ? exit_code_of(error) : 0;
-  // The first failing rank, and the worst code.
+  // The first failing rank, the worst code, and how many failed.
   int failing = code != 0 ? rank_ : INT_MAX;
-  int first = INT_MAX, worst = 0;
+  int failed = code != 0 ? 1 : 0;
+  int first = INT_MAX, worst = 0, failures = 0;
   check_mpi(MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
   check_mpi(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, comm_), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&failed, &failures, 1, MPI_INT, MPI_SUM, comm_), "MPI_Allreduce");
+  if (first == INT_MAX) return;
+  // When every rank failed (a bad config, the wrong rank count), one message is enough.
+  if (failures == size_ && rank_ != first) throw PeerError("", worst);
   if (error) std::rethrow_exception(error);
-  if (first != INT_MAX) {
-    throw PeerError(
-        fmt::format("rank {} could not start (its message is above); every rank stops", first),
-        worst);
-  }
+  throw PeerError(
+      fmt::format("rank {} could not start (see its message); every rank stops", first), worst);
 }
 
 void MpiWorld::check_same(const std::string& text, const std::string& what) {
-  std::string root = broadcast(text);
-  int same = root == text ? 1 : 0, all_same = 0;
-  check_mpi(MPI_Allreduce(&same, &all_same, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
-  if (!all_same) {
-    throw ConfigError(
-        same ? fmt::format("another rank runs with a different {} than rank 0", what)
-             : fmt::format("rank {} runs with a different {} than rank 0", rank_, what),
-        "give every rank the same config file and --set options");
+  std::exception_ptr error;
+  if (broadcast(text) != text) {
+    error = std::make_exception_ptr(
+        ConfigError(fmt::format("rank {} runs with a different {} than rank 0", rank_, what),
+                    "give every rank the same config file and --set options"));
   }
+  agree(error);
 }
 
 std::string MpiWorld::broadcast(std::string bytes, int root) {
