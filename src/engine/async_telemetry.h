@@ -30,7 +30,8 @@ class AsyncTelemetry {
   double staleness_sum_ = 0.0;
   int64_t staleness_max_ = 0;
   int64_t count_ = 0;
-  torch::Tensor gap_square_sum_;  // Σ mean((θ − θ̂_i)²), on the parameters' device
+  double gap_square_cpu_ = 0.0;   // Σ mean((θ − θ̂_i)²) of CPU tensors
+  torch::Tensor gap_square_sum_;  // the same for tensors on a GPU, kept there
   std::vector<int64_t> histogram_;
 };
 

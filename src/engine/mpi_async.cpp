@@ -200,6 +200,7 @@ void MpiAsyncEngine::run_worker() {
     recv_floats(received, 0, kParams, comm);
     model.params().copy_(received);
     torch::Tensor loss = [&] {
+      if (gradient_source_) return gradient_source_(w.next_batch++);
       torch::AutoGradMode enable_grad(true);
       return session_.compute_gradient(w.stream->batch(w.next_batch++));
     }();

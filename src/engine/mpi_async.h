@@ -10,6 +10,7 @@
 // collects the messages still owed and tells every worker to stop, so no rank is left waiting.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "engine/engine.h"
@@ -26,6 +27,11 @@ class MpiAsyncEngine : public Engine {
   void restore(const TensorMap& checkpoint) override;
   void run() override;
 
+  // Replaces the workers' gradient computation, for benchmarks of the message path alone:
+  // fills session.model().grads() for the worker's batch number k and returns the loss.
+  using GradientSource = std::function<torch::Tensor(int64_t k)>;
+  void set_gradient_source(GradientSource source) { gradient_source_ = std::move(source); }
+
  private:
   struct Server;
   struct Worker;
@@ -35,6 +41,7 @@ class MpiAsyncEngine : public Engine {
   MpiWorld& world_;
   std::unique_ptr<Server> server_;
   std::unique_ptr<Worker> worker_;
+  GradientSource gradient_source_;
 };
 
 }  // namespace dsgd

@@ -1,0 +1,153 @@
+// MPI benchmarks, run as `mpirun -n 5 build/dsgd_mpi_bench` (1 server + 4 workers). Each prints
+// a RATIO against a reference measured in the same run, on the same ranks:
+//   server updates per second of the real MPI engine (asgd and dana-slim, workers that send a
+//   fixed gradient at once, so only messaging and the rule are timed) against the bound from a
+//   ping-pong of the same message size between two ranks (one update needs one round trip);
+//   MpiCommunicator's global average against a raw MPI_Allreduce of the same buffer.
+// Google Benchmark times one process; here every rank must run the same loop in step, so the
+// timing is MPI_Wtime around barriers.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "data/dataset.h"
+#include "engine/mpi_async.h"
+#include "engine/mpi_communicator.h"
+#include "engine/mpi_world.h"
+#include "run/session.h"
+
+namespace dsgd {
+namespace {
+
+constexpr int kWorkers = 4;
+
+// Seconds per round trip of `floats` floats each way between ranks 0 and 1.
+double round_trip(MpiWorld& world, int64_t floats, int reps) {
+  torch::Tensor buffer = torch::zeros({floats});
+  const int n = static_cast<int>(floats);
+  MPI_Barrier(world.comm());
+  double start = MPI_Wtime();
+  for (int r = 0; r < reps; ++r) {
+    if (world.rank() == 0) {
+      MPI_Send(buffer.data_ptr<float>(), n, MPI_FLOAT, 1, 1, world.comm());
+      MPI_Recv(buffer.data_ptr<float>(), n, MPI_FLOAT, 1, 2, world.comm(), MPI_STATUS_IGNORE);
+    } else if (world.rank() == 1) {
+      MPI_Recv(buffer.data_ptr<float>(), n, MPI_FLOAT, 0, 1, world.comm(), MPI_STATUS_IGNORE);
+      MPI_Send(buffer.data_ptr<float>(), n, MPI_FLOAT, 0, 2, world.comm());
+    }
+  }
+  double seconds = (MPI_Wtime() - start) / reps;
+  MPI_Bcast(&seconds, 1, MPI_DOUBLE, 0, world.comm());
+  return seconds;
+}
+
+// Server updates per second of the MPI engine running `algo` on `model` for `updates` updates.
+// Returns the parameter count through `params`.
+double server_updates_per_second(MpiWorld& world, const std::string& algo, const std::string& model,
+                                 int64_t updates, int64_t* params) {
+  RunConfig config;
+  config.algo = algo;
+  config.engine = "mpi";
+  config.workers = kWorkers;
+  config.model = model;
+  config.batch_size = 2;
+  config.epochs = 1;
+  config.eval_every = 1;
+  config.bn_batches = 0;
+  config.threads = 1;
+  DatasetPair data;
+  data.train = make_synthetic(updates * config.batch_size, 3, 32, 32, 10, 1);
+  data.test = make_synthetic(2, 3, 32, 32, 10, 2);
+  data.normalization = {{0.5f, 0.5f, 0.5f}, {0.25f, 0.25f, 0.25f}};
+  Session session(config, std::move(data));
+  session.set_reporting(world.rank() == 0);
+  MpiAsyncEngine engine(session, world);
+  torch::Tensor gradient = torch::full({session.model().num_params()}, 1e-4f);
+  engine.set_gradient_source([&](int64_t) {
+    session.model().grads().copy_(gradient);
+    return torch::zeros({});
+  });
+  *params = session.model().num_params();
+  MPI_Barrier(world.comm());
+  double start = MPI_Wtime();
+  engine.run();
+  double rate = static_cast<double>(updates) / (MPI_Wtime() - start);
+  MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, world.comm());
+  return rate;
+}
+
+// Seconds per call of `body` on every rank, between barriers.
+template <typename Body>
+double per_call(MpiWorld& world, int reps, Body body) {
+  body();  // warm-up
+  MPI_Barrier(world.comm());
+  double start = MPI_Wtime();
+  for (int r = 0; r < reps; ++r) body();
+  MPI_Barrier(world.comm());
+  double seconds = (MPI_Wtime() - start) / reps;
+  MPI_Bcast(&seconds, 1, MPI_DOUBLE, 0, world.comm());
+  return seconds;
+}
+
+void print_ratio(MpiWorld& world, const std::string& label, double ratio,
+                 const std::string& detail) {
+  if (world.rank() == 0)
+    std::printf("RATIO %-44s %8.4f  (%s)\n", label.c_str(), ratio, detail.c_str());
+}
+
+int run() {
+  MpiWorld world;
+  if (world.size() != kWorkers + 1) {
+    if (world.rank() == 0) {
+      std::fprintf(stderr, "dsgd_mpi_bench: run with mpirun -n %d (a server and %d workers)\n",
+                   kWorkers + 1, kWorkers);
+    }
+    return 2;
+  }
+  struct Case {
+    std::string model;
+    int64_t updates;
+    int reps;
+  };
+  for (const Case& c : {Case{"resnet20", 2000, 400}, Case{"resnet18", 200, 40}}) {
+    for (const std::string algo : {"asgd", "dana-slim"}) {
+      int64_t params = 0;
+      double rate = server_updates_per_second(world, algo, c.model, c.updates, &params);
+      // One update: the message in (P + 1 floats) and fresh parameters out (P floats).
+      double rtt = round_trip(world, params + 1, c.reps);
+      print_ratio(world,
+                  fmt::format("server updates/s x round trip, {} {:.2f}M", algo, params / 1e6),
+                  rate * rtt,
+                  fmt::format("{:.0f} updates/s, bound 1/rtt = {:.0f}/s, rtt {:.3f} ms", rate,
+                              1.0 / rtt, rtt * 1e3));
+    }
+  }
+  MpiCommunicator communicator(world, world.size(), false);
+  for (int64_t floats : {int64_t{269722}, int64_t{11'200'000}}) {
+    torch::Tensor buffer = torch::randn({floats});
+    int reps = floats > 1'000'000 ? 20 : 200;
+    double average =
+        per_call(world, reps, [&] { communicator.average(AverageLevel::kGlobal, {buffer}); });
+    double raw = per_call(world, reps, [&] {
+      MPI_Allreduce(MPI_IN_PLACE, buffer.data_ptr<float>(), static_cast<int>(floats), MPI_FLOAT,
+                    MPI_SUM, world.comm());
+    });
+    print_ratio(
+        world, fmt::format("global average / MPI_Allreduce, {:.2f}M floats", floats / 1e6),
+        average / raw,
+        fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3, world.size()));
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace dsgd
+
+int main() {
+  try {
+    return dsgd::run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dsgd_mpi_bench: %s\n", e.what());
+    return 1;
+  }
+}
