@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <fstream>
+
 #include "cli_helpers.h"
 #include "run/checkpoint.h"
 
@@ -211,8 +213,68 @@ TEST(Mpi, BadLaunchesEndEveryRankWithExitTwo) {
                   " --set data_dir=/nonexistent/fashion");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("/nonexistent/fashion"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("rank 1 could not start (see its message)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rank 1 could not start (see its message)"), std::string::npos)
+      << r.output;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// Two hosts on one machine: network namespaces joined by a veth pair, each with its own host
+// name; mpirun in one starts the other's daemon through `ip netns exec` (its rsh agent) and
+// Open MPI talks TCP across the pair. Hier-AVG with one group per node (MPI_Comm_split_type)
+// must equal the simulator's hier-avg with S = 2, since ranks 0-1 and 2-3 share a host.
+TEST(Mpi, TwoHostsOverTcpMatchTheSimulator) {
+  const std::string tag = std::to_string(::getpid() % 100000);
+  const std::string ns_a = "dsgdA" + tag, ns_b = "dsgdB" + tag;
+  fs::path dir = fresh_dir("two_hosts");
+  fs::create_directories(dir);
+  auto sh = [](const std::string& command) { return std::system(command.c_str()); };
+  if (sh("ip netns add " + ns_a + " > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "cannot create network namespaces here (needs root and CAP_SYS_ADMIN)";
+  }
+  const std::string setup =
+      "set -e; ip netns add " + ns_b + "; ip link add va" + tag + " type veth peer name vb" + tag +
+      "; ip link set va" + tag + " netns " + ns_a + "; ip link set vb" + tag + " netns " + ns_b +
+      "; ip netns exec " + ns_a + " ip addr add 10.77.0.1/24 dev va" + tag + "; ip netns exec " +
+      ns_a + " ip link set va" + tag + " up; ip netns exec " + ns_a + " ip link set lo up" +
+      "; ip netns exec " + ns_b + " ip addr add 10.77.0.2/24 dev vb" + tag + "; ip netns exec " +
+      ns_b + " ip link set vb" + tag + " up; ip netns exec " + ns_b + " ip link set lo up";
+  auto teardown = [&] {
+    sh("ip netns del " + ns_a + " > /dev/null 2>&1; ip netns del " + ns_b + " > /dev/null 2>&1");
+    fs::remove_all(dir);
+  };
+  if (sh(setup + " > /dev/null 2>&1") != 0) {
+    teardown();
+    GTEST_SKIP() << "cannot join network namespaces with a veth pair here";
+  }
+  std::ofstream(dir / "hosts") << "10.77.0.1 slots=2\n10.77.0.2 slots=2\n";
+  std::ofstream(dir / "agent.sh") << "#!/bin/sh\nshift\nexec ip netns exec " << ns_b
+                                  << " unshare --uts sh -c \"hostname hostb; $*\"\n";
+  fs::permissions(dir / "agent.sh", fs::perms::owner_all);
+
+  fs::path mpi = dir / "mpi", sim = fresh_dir("two_hosts_sim");
+  const std::string job = kSmall + kHier;
+  const std::string mpirun =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 ip netns exec " +
+      ns_a + " unshare --uts sh -c 'hostname hosta; mpirun --hostfile " + (dir / "hosts").string() +
+      " -n 4 --mca plm_rsh_agent " + (dir / "agent.sh").string() +
+      " --mca btl tcp,self --mca btl_tcp_if_include 10.77.0.0/24"
+      " --mca oob_tcp_if_include 10.77.0.0/24 " +
+      DSGD_BINARY + " " + job + "--engine mpi --set hier.node_groups=true --out " + mpi.string() +
+      "' > " + (dir / "log").string() + " 2>&1";
+  int status = sh(mpirun);
+  std::string log = read_file(dir / "log");
+  ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << log;
+  ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
+  auto a = final_state(mpi), b = final_state(sim);
+  for (int i = 0; i < 4; ++i) {
+    std::string key = "engine/learner/" + std::to_string(i) + "/params";
+    EXPECT_LT(relative_error(dsgd::checkpoint_entry(a, key), dsgd::checkpoint_entry(b, key)), 1e-6)
+        << key;
+  }
+  auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
+  EXPECT_EQ(summary["traffic"]["local_reductions"], 16) << "node groups of 2";
+  fs::remove_all(sim);
+  teardown();
 }
 
 }  // namespace

@@ -154,8 +154,13 @@ void Session::write_checkpoint() {
   if (engine_checkpoint_) engine_checkpoint_(checkpoint);
   save_checkpoint(folder_->file(kCheckpointFile), checkpoint);
   // If the job dies now (a lost MPI rank, a killed process), the log says where to go on from.
-  progress_.log(fmt::format("checkpoint at update {}: continue with `dsgd run --resume {}`",
-                            updates_done_, folder_->path()));
+  std::string launch;
+  if (config_.engine == "mpi") {
+    bool async = find_algorithm(config_.algo).family == AlgorithmFamily::kAsync;
+    launch = fmt::format("mpirun -n {} ", config_.workers + (async ? 1 : 0));
+  }
+  progress_.log(fmt::format("checkpoint at update {}: continue with `{}dsgd run --resume {}`",
+                            updates_done_, launch, folder_->path()));
 }
 
 WorkerStream Session::make_stream(int64_t worker) const {
