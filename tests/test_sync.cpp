@@ -250,9 +250,6 @@ void expect_same_learners(const fs::path& a, const fs::path& b, int learners) {
   }
 }
 
-const std::vector<std::string> kTimeAndTraffic = {"wall_time", "sim_time", "comm_time",
-                                                  "local_bytes", "local_reductions"};
-
 TEST(SyncSim, HierAvgReducesToKavgAtBothEnds) {
   fs::path hier = fresh_dir("hier"), kavg = fresh_dir("kavg");
   // S = 1: groups of one never communicate; only the global average every K2 = 8 remains.
