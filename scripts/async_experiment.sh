@@ -5,6 +5,7 @@
 #
 #   scripts/async_experiment.sh                       # the full grid (hours on 2 cores)
 #   MODELS=lenet5-bn WORKERS=16 SEEDS=1 scripts/async_experiment.sh   # a slice
+#   TABLE_ONLY=1 scripts/async_experiment.sh          # the table so far ("-": not run yet)
 #
 # Runs that already have a summary.json are skipped, so an interrupted sweep continues.
 set -euo pipefail
@@ -18,7 +19,9 @@ OUT=${OUT:-runs/async-experiment}
 DSGD=${DSGD:-build/dsgd}
 TABLE=${TABLE:-docs/results/async-fashion-mnist.md}
 
+# TABLE_ONLY=1 regenerates the table from the runs that exist, without running anything.
 for model in $MODELS; do
+  [ -n "${TABLE_ONLY:-}" ] && break
   for n in $WORKERS; do
     for algo in $ALGOS; do
       for seed in $SEEDS; do
