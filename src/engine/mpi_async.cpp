@@ -76,7 +76,6 @@ struct MpiAsyncEngine::Server {
   std::vector<int64_t> sent_at;  // server update count when sent
   std::vector<char> owes;        // the worker is computing, or its message is in flight
   std::deque<std::pair<int64_t, torch::Tensor>> held;  // collected by a checkpoint, not applied
-  std::vector<std::string> worker_states;
   ArrivalTrace recorded;
   AsyncTelemetry telemetry;
   bool restored = false;
@@ -129,7 +128,6 @@ MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
     s.sent = torch::empty({s.workers, s.params}, theta0.options());
     s.sent_at.assign(static_cast<size_t>(s.workers), 0);
     s.owes.assign(static_cast<size_t>(s.workers), 0);
-    s.worker_states.resize(static_cast<size_t>(s.workers));
     s.recorded.workers = s.workers;
     session_.summary_extra()["server_bytes"] = s.rule->state_bytes();
   } else {
@@ -148,7 +146,7 @@ void MpiAsyncEngine::restore(const TensorMap& checkpoint) {
   };
   if (worker_) {
     worker_->restore_state(
-        tensor_bytes(entry("worker/" + std::to_string(worker_->index) + "/state")));
+        tensor_bytes(checkpoint_entry(checkpoint, worker_state_key(worker_->index))));
     return;
   }
   Server& s = *server_;
@@ -160,10 +158,6 @@ void MpiAsyncEngine::restore(const TensorMap& checkpoint) {
   torch::Tensor held = entry("held");
   for (size_t k = 0; k < held_workers.size(); ++k) {
     s.held.emplace_back(held_workers[k], held[static_cast<int64_t>(k)].clone());
-  }
-  for (int64_t w = 0; w < s.workers; ++w) {
-    s.worker_states[static_cast<size_t>(w)] =
-        tensor_bytes(checkpoint_entry(checkpoint, worker_state_key(w)));
   }
   s.recorded.order = to_int_vector(entry("recorded_order"));
   s.telemetry.restore(checkpoint);
@@ -245,8 +239,7 @@ void MpiAsyncEngine::run_server() {
     }
     for (int64_t w = 0; w < s.workers; ++w) {
       send_empty(worker_rank(w), kStateRequest, comm);
-      s.worker_states[static_cast<size_t>(w)] = recv_bytes(worker_rank(w), kState, comm);
-      checkpoint[worker_state_key(w)] = bytes_tensor(s.worker_states[static_cast<size_t>(w)]);
+      checkpoint[worker_state_key(w)] = bytes_tensor(recv_bytes(worker_rank(w), kState, comm));
     }
     for (auto& [name, tensor] : s.rule->state()) checkpoint["engine/server/" + name] = tensor;
     checkpoint["engine/sent"] = s.sent;
