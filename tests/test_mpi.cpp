@@ -95,6 +95,43 @@ TEST(Mpi, AsyncTraceReplayReproducesTheRun) {
   for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
 }
 
+// θ of a sharded run: shard 0's slice in the checkpoint, the others' in their serialized states.
+torch::Tensor sharded_theta(const dsgd::TensorMap& state, int shards) {
+  std::vector<torch::Tensor> slices = {dsgd::checkpoint_entry(state, "engine/server/theta")};
+  for (int k = 1; k < shards; ++k) {
+    torch::Tensor bytes =
+        dsgd::checkpoint_entry(state, "engine/shard/" + std::to_string(k) + "/state").contiguous();
+    std::string text(reinterpret_cast<const char*>(bytes.data_ptr<uint8_t>()),
+                     static_cast<size_t>(bytes.numel()));
+    slices.push_back(dsgd::checkpoint_entry(dsgd::parse_checkpoint(text, "shard"), "server/theta"));
+  }
+  return torch::cat(slices);
+}
+
+// Two shards (servers = 2) and three racing workers, stopped half-way and resumed: the simulator
+// replaying the recorded order reproduces the whole θ. Sharding, sequencing, held messages and
+// the resumed worker states are all the same algorithm as one server.
+TEST(Mpi, ShardedServerResumedAndReplayedIsTheSimulator) {
+  fs::path mpi = fresh_dir("mpi_sharded"), sim = fresh_dir("sim_sharded"),
+           trace = fresh_dir("sharded_trace");
+  const std::string job = kSmall + "--set algo=dana-zero --set workers=3 ";
+  CliResult r =
+      run_mpi(5, job + "--engine mpi --set servers=2 --set epochs=0.5 " +
+                     "--set timing.record_trace=" + trace.string() + " --out " + mpi.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = run_mpi(5, "run --resume " + mpi.string() + " --set epochs=1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = run_dsgd(job + "--set timing.trace=" + trace.string() + " --out " + sim.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto a = final_state(mpi), b = final_state(sim);
+  EXPECT_LT(relative_error(sharded_theta(a, 2), dsgd::checkpoint_entry(b, "engine/server/theta")),
+            1e-5);
+  auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
+  EXPECT_EQ(summary["servers"], 2);
+  EXPECT_EQ(summary["updates"], 256);
+  for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
+}
+
 const std::string kHier =
     "--set algo=hier-avg --set workers=4 --set hier.group_size=2 --set hier.local_period=2 "
     "--set hier.global_period=4 --set lr=0.05 --set batch_size=16 ";
@@ -196,11 +233,19 @@ TEST(Mpi, ResumesAfterAWorkerRankIsKilled) {
 
 TEST(Mpi, BadLaunchesEndEveryRankWithExitTwo) {
   fs::path out = fresh_dir("mpi_bad");
-  // 3 workers need 4 ranks.
+  // 3 workers need 4 ranks ...
   CliResult r =
       run_mpi(3, kSmall + "--set algo=asgd --set workers=3 --engine mpi --out " + out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("needs 4 MPI ranks"), std::string::npos) << r.output;
+  // ... and 5 with two servers; servers without MPI is an error too.
+  r = run_mpi(4, kSmall + "--set algo=asgd --set workers=3 --set servers=2 --engine mpi --out " +
+                     out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("needs 5 MPI ranks"), std::string::npos) << r.output;
+  r = run_dsgd(kSmall + "--set algo=asgd --set workers=3 --set servers=2 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("needs engine = \"mpi\""), std::string::npos) << r.output;
   // Rank 1 with another learning rate.
   r = run_mpi(1, kSmall + "--set algo=kavg --set workers=2 --engine mpi --out " + out.string(),
               " : -n 1 " + std::string(DSGD_BINARY) + " " + kSmall +

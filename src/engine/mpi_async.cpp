@@ -1,9 +1,10 @@
-// MPI parameter server and workers; see mpi_async.h.
+// MPI parameter server, its shards, and the workers; see mpi_async.h.
 #include "engine/mpi_async.h"
 
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <deque>
 
 #include "algos/async_rule.h"
@@ -16,14 +17,24 @@ namespace dsgd {
 namespace {
 
 enum Tag : int {
-  kParams = 11,        // server -> worker: parameters to compute at
-  kMessage = 12,       // worker -> server: the rule's message, then the loss (P + 1 floats)
-  kStop = 13,          // server -> worker: training is over
-  kStateRequest = 14,  // server -> worker: send your state (for a checkpoint)
-  kState = 15,         // worker -> server: rule state and batch counter, serialized
+  kParams = 11,        // shard -> worker: its slice of the parameters to compute at
+  kMessage = 12,       // worker -> shard: its slice of the rule's message, then the loss
+  kStop = 13,          // shard 0 -> worker: training is over
+  kStateRequest = 14,  // shard 0 -> worker: send your state (for a checkpoint)
+  kState = 15,         // worker -> shard 0: rule state and batch counter, serialized
+  kOrder = 16,         // shard 0 -> shard k: what to do next (Order)
+  kShardReply = 17,    // shard k -> shard 0: its slice of θ, its gap, or its state
 };
 
-int worker_rank(int64_t worker) { return static_cast<int>(worker + 1); }
+// Shard 0 sequences the other shards: every shard applies the same messages in the same order.
+enum OrderCode : int64_t {
+  kApply = 1,      // apply worker w's message, send w fresh parameters
+  kApplyLast = 2,  // apply worker w's message; training ends with it
+  kEvaluate = 3,   // send shard 0 your slice of θ and your gap
+  kHold = 4,       // receive worker w's message and keep it (a checkpoint is being taken)
+  kSnapshot = 5,   // send shard 0 your state
+  kFinish = 6,     // collect what workers still owe you, then return
+};
 
 void send_floats(const torch::Tensor& t, int dest, int tag, MPI_Comm comm) {
   check_mpi(MPI_Send(t.data_ptr<float>(), static_cast<int>(t.numel()), MPI_FLOAT, dest, tag, comm),
@@ -39,6 +50,10 @@ int recv_floats(torch::Tensor& t, int source, int tag, MPI_Comm comm) {
                      &status),
             "MPI_Recv");
   return status.MPI_SOURCE;
+}
+void send_bytes(const std::string& bytes, int dest, int tag, MPI_Comm comm) {
+  check_mpi(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, dest, tag, comm),
+            "MPI_Send");
 }
 std::string recv_bytes(int source, int tag, MPI_Comm comm) {
   MPI_Status status;
@@ -65,20 +80,70 @@ std::string tensor_bytes(const torch::Tensor& t) {
 std::string worker_state_key(int64_t worker) {
   return "engine/worker/" + std::to_string(worker) + "/state";
 }
+std::string shard_state_key(int64_t shard) {
+  return "engine/shard/" + std::to_string(shard) + "/state";
+}
+
+// Shard k's part [lo, hi) of the flat vector: as even as the split allows.
+struct Slice {
+  int64_t lo = 0;
+  int64_t hi = 0;
+  int64_t size() const { return hi - lo; }
+};
+Slice shard_slice(int64_t shard, int64_t shards, int64_t params) {
+  return {shard * params / shards, (shard + 1) * params / shards};
+}
 
 }  // namespace
 
+// One shard of the server (shard 0 alone when servers = 1).
 struct MpiAsyncEngine::Server {
+  int64_t shard = 0;
+  int64_t shards = 1;
   int64_t workers = 0;
-  int64_t params = 0;
+  int64_t params = 0;  // of the whole model
+  Slice slice;
   std::unique_ptr<AsyncServerRule> rule;
-  torch::Tensor sent;            // [N, P]: what each worker computes at (for the gap)
-  std::vector<int64_t> sent_at;  // server update count when sent
+  torch::Tensor sent;            // [N, slice]: what each worker computes at (for the gap)
+  std::vector<int64_t> sent_at;  // update count when sent
   std::vector<char> owes;        // the worker is computing, or its message is in flight
   std::deque<std::pair<int64_t, torch::Tensor>> held;  // collected by a checkpoint, not applied
-  ArrivalTrace recorded;
+  ArrivalTrace recorded;                               // shard 0
   AsyncTelemetry telemetry;
+  torch::Tensor incoming;  // a message slice and the loss
   bool restored = false;
+
+  int worker_rank(int64_t worker) const { return static_cast<int>(shards + worker); }
+
+  // The state a checkpoint needs, under `prefix` (shard 0 writes into the checkpoint itself,
+  // the other shards send theirs to it serialized).
+  void save(TensorMap& out, const std::string& prefix) {
+    for (auto& [name, tensor] : rule->state()) out[prefix + "server/" + name] = tensor;
+    out[prefix + "sent"] = sent;
+    out[prefix + "sent_at"] = to_tensor(sent_at);
+    std::vector<int64_t> held_workers;
+    std::vector<torch::Tensor> messages;
+    for (auto& [worker, message] : held) {
+      held_workers.push_back(worker);
+      messages.push_back(message);
+    }
+    out[prefix + "held_workers"] = to_tensor(held_workers);
+    out[prefix + "held"] =
+        messages.empty() ? torch::empty({0, slice.size() + 1}) : torch::stack(messages);
+  }
+  void restore(const TensorMap& in, const std::string& prefix) {
+    auto entry = [&](const std::string& key) { return checkpoint_entry(in, prefix + key); };
+    torch::NoGradGuard no_grad;
+    for (auto& [name, tensor] : rule->state()) tensor.copy_(entry("server/" + name));
+    sent.copy_(entry("sent"));
+    sent_at = to_int_vector(entry("sent_at"));
+    std::vector<int64_t> held_workers = to_int_vector(entry("held_workers"));
+    torch::Tensor messages = entry("held");
+    for (size_t k = 0; k < held_workers.size(); ++k) {
+      held.emplace_back(held_workers[k], messages[static_cast<int64_t>(k)].clone());
+    }
+    restored = true;
+  }
 };
 
 struct MpiAsyncEngine::Worker {
@@ -106,11 +171,13 @@ struct MpiAsyncEngine::Worker {
 MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
     : session_(session), world_(world) {
   const RunConfig& c = session_.config();
-  if (world_.size() != c.workers + 1) {
-    throw ConfigError(fmt::format("algo = \"{}\" with workers = {} needs {} MPI ranks (a server "
-                                  "and {} workers), but this job has {}",
-                                  c.algo, c.workers, c.workers + 1, c.workers, world_.size()),
-                      fmt::format("launch with mpirun -n {}", c.workers + 1));
+  shards_ = c.servers;
+  if (world_.size() != c.workers + shards_) {
+    throw ConfigError(
+        fmt::format("algo = \"{}\" with workers = {} and servers = {} needs {} MPI ranks, but "
+                    "this job has {}",
+                    c.algo, c.workers, shards_, c.workers + shards_, world_.size()),
+        fmt::format("launch with mpirun -n {}", c.workers + shards_));
   }
   if (!c.timing_trace.empty()) {
     throw ConfigError("timing.trace replays an order in the simulator; an MPI run makes its own",
@@ -119,20 +186,38 @@ MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
   const AsyncAlgorithm& algorithm = find_async_algorithm(c.algo);
   AsyncOptions options = async_options(c);
   torch::Tensor theta0 = session_.model().params().detach().clone();
-  if (world_.rank() == 0) {
+  if (shards_ > theta0.numel()) {
+    throw ConfigError(
+        fmt::format("servers = {} exceeds the model's {} parameters", shards_, theta0.numel()),
+        "use fewer servers");
+  }
+  if (world_.rank() < shards_) {
     server_ = std::make_unique<Server>();
     Server& s = *server_;
+    s.shard = world_.rank();
+    s.shards = shards_;
     s.workers = c.workers;
     s.params = theta0.numel();
-    s.rule = algorithm.make_server(options, theta0, s.workers);
-    s.sent = torch::empty({s.workers, s.params}, theta0.options());
+    s.slice = shard_slice(s.shard, shards_, s.params);
+    // Every rule is element-wise, so a shard runs it on its slice as if it were the model.
+    s.rule =
+        algorithm.make_server(options, theta0.slice(0, s.slice.lo, s.slice.hi).clone(), s.workers);
+    s.sent = torch::empty({s.workers, s.slice.size()}, theta0.options());
     s.sent_at.assign(static_cast<size_t>(s.workers), 0);
     s.owes.assign(static_cast<size_t>(s.workers), 0);
+    s.incoming = torch::empty({s.slice.size() + 1}, theta0.options());
     s.recorded.workers = s.workers;
-    session_.summary_extra()["server_bytes"] = s.rule->state_bytes();
+    int64_t bytes = s.rule->state_bytes();
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_INT64_T, MPI_SUM, world_.comm()),
+              "MPI_Allreduce");
+    session_.summary_extra()["server_bytes"] = bytes;
+    session_.summary_extra()["servers"] = shards_;
   } else {
+    int64_t zero = 0;
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &zero, 1, MPI_INT64_T, MPI_SUM, world_.comm()),
+              "MPI_Allreduce");
     worker_ = std::make_unique<Worker>();
-    worker_->index = world_.rank() - 1;
+    worker_->index = world_.rank() - shards_;
     worker_->rule = algorithm.make_worker(options, worker_->index, theta0);
     worker_->stream = std::make_unique<WorkerStream>(session_.make_stream(worker_->index));
   }
@@ -141,34 +226,30 @@ MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
 MpiAsyncEngine::~MpiAsyncEngine() = default;
 
 void MpiAsyncEngine::restore(const TensorMap& checkpoint) {
-  auto entry = [&](const std::string& key) {
-    return checkpoint_entry(checkpoint, "engine/" + key);
-  };
   if (worker_) {
     worker_->restore_state(
         tensor_bytes(checkpoint_entry(checkpoint, worker_state_key(worker_->index))));
     return;
   }
   Server& s = *server_;
-  torch::NoGradGuard no_grad;
-  for (auto& [name, tensor] : s.rule->state()) tensor.copy_(entry("server/" + name));
-  s.sent.copy_(entry("sent"));
-  s.sent_at = to_int_vector(entry("sent_at"));
-  std::vector<int64_t> held_workers = to_int_vector(entry("held_workers"));
-  torch::Tensor held = entry("held");
-  for (size_t k = 0; k < held_workers.size(); ++k) {
-    s.held.emplace_back(held_workers[k], held[static_cast<int64_t>(k)].clone());
+  if (s.shard == 0) {
+    s.restore(checkpoint, "engine/");
+    s.recorded.order = to_int_vector(checkpoint_entry(checkpoint, "engine/recorded_order"));
+    s.telemetry.restore(checkpoint);
+  } else {
+    s.restore(parse_checkpoint(tensor_bytes(checkpoint_entry(checkpoint, shard_state_key(s.shard))),
+                               "shard state"),
+              "");
   }
-  s.recorded.order = to_int_vector(entry("recorded_order"));
-  s.telemetry.restore(checkpoint);
-  s.restored = true;
 }
 
 void MpiAsyncEngine::run() {
-  if (server_) {
+  if (!server_) {
+    run_worker();
+  } else if (server_->shard == 0) {
     run_server();
   } else {
-    run_worker();
+    run_shard();
   }
 }
 
@@ -177,8 +258,15 @@ void MpiAsyncEngine::run_worker() {
   MPI_Comm comm = world_.comm();
   FlatModel& model = session_.model();
   torch::NoGradGuard no_grad;
+  const int64_t params = model.num_params();
   torch::Tensor received = torch::empty_like(model.params());
-  torch::Tensor outgoing = torch::empty({model.num_params() + 1}, model.params().options());
+  std::vector<Slice> slices;
+  std::vector<torch::Tensor> outgoing;
+  for (int64_t k = 0; k < shards_; ++k) {
+    slices.push_back(shard_slice(k, shards_, params));
+    outgoing.push_back(torch::empty({slices.back().size() + 1}, model.params().options()));
+  }
+  std::vector<MPI_Request> requests(static_cast<size_t>(shards_));
   while (true) {
     MPI_Status status;
     check_mpi(MPI_Probe(0, MPI_ANY_TAG, comm, &status), "MPI_Probe");
@@ -186,12 +274,13 @@ void MpiAsyncEngine::run_worker() {
       check_mpi(MPI_Recv(nullptr, 0, MPI_BYTE, 0, status.MPI_TAG, comm, MPI_STATUS_IGNORE),
                 "MPI_Recv");
       if (status.MPI_TAG == kStop) return;
-      std::string bytes = w.state_bytes();
-      check_mpi(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, kState, comm),
-                "MPI_Send");
+      send_bytes(w.state_bytes(), 0, kState, comm);
       continue;
     }
-    recv_floats(received, 0, kParams, comm);
+    for (int64_t k = 0; k < shards_; ++k) {
+      torch::Tensor part = received.slice(0, slices[k].lo, slices[k].hi);
+      recv_floats(part, static_cast<int>(k), kParams, comm);
+    }
     model.params().copy_(received);
     torch::Tensor loss = [&] {
       if (gradient_source_) return gradient_source_(w.next_batch++);
@@ -199,9 +288,109 @@ void MpiAsyncEngine::run_worker() {
       return session_.compute_gradient(w.stream->batch(w.next_batch++));
     }();
     torch::Tensor message = w.rule->message(model.grads(), received);
-    outgoing.narrow(0, 0, model.num_params()).copy_(message);
-    outgoing[model.num_params()] = loss.to(torch::kFloat);
-    send_floats(outgoing, 0, kMessage, comm);
+    // Every shard's slice at once: a shard waiting for its slice never waits on another shard.
+    for (int64_t k = 0; k < shards_; ++k) {
+      torch::Tensor& out = outgoing[static_cast<size_t>(k)];
+      out.narrow(0, 0, slices[k].size()).copy_(message.slice(0, slices[k].lo, slices[k].hi));
+      out[slices[k].size()] = loss.to(torch::kFloat);
+      check_mpi(MPI_Isend(out.data_ptr<float>(), static_cast<int>(out.numel()), MPI_FLOAT,
+                          static_cast<int>(k), kMessage, comm, &requests[static_cast<size_t>(k)]),
+                "MPI_Isend");
+    }
+    check_mpi(MPI_Waitall(static_cast<int>(shards_), requests.data(), MPI_STATUSES_IGNORE),
+              "MPI_Waitall");
+  }
+}
+
+// What every shard does the same way: send parameters, take a worker's message, apply it, send
+// the first parameters after a start or a resume, collect what is owed at the end.
+struct MpiAsyncEngine::ShardOps {
+  Server& s;
+  Session& session;
+  MPI_Comm comm;
+
+  void send_params(int64_t worker, int64_t updates) {
+    torch::Tensor row = s.sent[worker];
+    s.rule->parameters_for(worker, session.lr_at(updates), row);
+    s.sent_at[static_cast<size_t>(worker)] = updates;
+    send_floats(row, s.worker_rank(worker), kParams, comm);
+    s.owes[static_cast<size_t>(worker)] = 1;
+  }
+  // Receives worker `worker`'s message (any worker's when negative) into s.incoming.
+  int64_t receive(int64_t worker) {
+    int source = worker < 0 ? MPI_ANY_SOURCE : s.worker_rank(worker);
+    int64_t from = recv_floats(s.incoming, source, kMessage, comm) - s.shards;
+    s.owes[static_cast<size_t>(from)] = 0;
+    return from;
+  }
+  void apply(int64_t worker, int64_t updates) {
+    torch::Tensor message = s.incoming.narrow(0, 0, s.slice.size());
+    s.telemetry.record(updates - s.sent_at[static_cast<size_t>(worker)], s.rule->center(),
+                       s.sent[worker]);
+    s.rule->apply(worker, message, session.lr_at(updates));
+  }
+  void start() {
+    std::vector<char> held(static_cast<size_t>(s.workers), 0);
+    for (auto& entry : s.held) held[static_cast<size_t>(entry.first)] = 1;
+    for (int64_t w = 0; w < s.workers; ++w) {
+      // Workers whose message a checkpoint held wait for the parameters its application sends.
+      if (!s.restored || !held[static_cast<size_t>(w)]) send_params(w, session.updates_done());
+    }
+  }
+  void finish() {
+    for (int64_t w = 0; w < s.workers; ++w) {
+      if (s.owes[static_cast<size_t>(w)]) receive(w);
+    }
+  }
+};
+
+void MpiAsyncEngine::run_shard() {
+  Server& s = *server_;
+  MPI_Comm comm = world_.comm();
+  torch::NoGradGuard no_grad;
+  ShardOps ops{s, session_, comm};
+  ops.start();
+  int64_t updates = session_.updates_done();
+  while (true) {
+    int64_t order[2];
+    check_mpi(MPI_Recv(order, 2, MPI_INT64_T, 0, kOrder, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    const int64_t worker = order[1];
+    switch (order[0]) {
+      case kApply:
+      case kApplyLast:
+        if (!s.held.empty() && s.held.front().first == worker) {
+          s.incoming.copy_(s.held.front().second);
+          s.held.pop_front();
+        } else {
+          ops.receive(worker);
+        }
+        ops.apply(worker, updates);
+        ++updates;
+        if (order[0] == kApply) ops.send_params(worker, updates);
+        break;
+      case kEvaluate: {
+        send_floats(s.rule->center().contiguous(), 0, kShardReply, comm);
+        double gap = s.telemetry.end_period()["gap_rms"];
+        check_mpi(MPI_Send(&gap, 1, MPI_DOUBLE, 0, kShardReply, comm), "MPI_Send");
+        break;
+      }
+      case kHold:
+        ops.receive(worker);
+        s.held.emplace_back(worker, s.incoming.clone());
+        break;
+      case kSnapshot: {
+        TensorMap state;
+        s.save(state, "");
+        send_bytes(checkpoint_bytes(state), 0, kShardReply, comm);
+        break;
+      }
+      case kFinish:
+        ops.finish();
+        return;
+      default:
+        throw Error(fmt::format("shard {} got unknown order {}", s.shard, order[0]),
+                    "this is a dsgd bug; report it");
+    }
   }
 }
 
@@ -209,93 +398,101 @@ void MpiAsyncEngine::run_server() {
   Server& s = *server_;
   MPI_Comm comm = world_.comm();
   torch::NoGradGuard no_grad;
+  ShardOps ops{s, session_, comm};
   const auto start = std::chrono::steady_clock::now();
   const double time_offset = session_.sim_time();
   auto elapsed = [&] {
     return time_offset +
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  auto send_params = [&](int64_t worker, int64_t updates) {
-    torch::Tensor row = s.sent[worker];
-    s.rule->parameters_for(worker, session_.lr_at(updates), row);
-    s.sent_at[static_cast<size_t>(worker)] = updates;
-    send_floats(row, worker_rank(worker), kParams, comm);
-    s.owes[static_cast<size_t>(worker)] = 1;
-  };
-  torch::Tensor incoming = torch::empty({s.params + 1}, s.sent.options());
-  auto receive_any = [&]() -> int64_t {
-    int64_t worker = recv_floats(incoming, MPI_ANY_SOURCE, kMessage, comm) - 1;
-    s.owes[static_cast<size_t>(worker)] = 0;
-    return worker;
+  auto order = [&](OrderCode code, int64_t worker) {
+    int64_t message[2] = {code, worker};
+    for (int k = 1; k < s.shards; ++k) {
+      check_mpi(MPI_Send(message, 2, MPI_INT64_T, k, kOrder, comm), "MPI_Send");
+    }
   };
 
-  // A checkpoint: collect what every busy worker owes and every worker's state.
+  // A checkpoint: collect what every busy worker owes (every shard holds the same messages),
+  // every shard's and every worker's state.
   session_.set_engine_checkpoint([&](TensorMap& checkpoint) {
     int64_t owed = 0;
     for (char o : s.owes) owed += o;
     for (int64_t k = 0; k < owed; ++k) {
-      int64_t worker = receive_any();
-      s.held.emplace_back(worker, incoming.clone());
+      int64_t worker = ops.receive(-1);
+      s.held.emplace_back(worker, s.incoming.clone());
+      order(kHold, worker);
+    }
+    order(kSnapshot, 0);
+    for (int k = 1; k < s.shards; ++k) {
+      checkpoint[shard_state_key(k)] = bytes_tensor(recv_bytes(k, kShardReply, comm));
     }
     for (int64_t w = 0; w < s.workers; ++w) {
-      send_empty(worker_rank(w), kStateRequest, comm);
-      checkpoint[worker_state_key(w)] = bytes_tensor(recv_bytes(worker_rank(w), kState, comm));
+      send_empty(s.worker_rank(w), kStateRequest, comm);
+      checkpoint[worker_state_key(w)] = bytes_tensor(recv_bytes(s.worker_rank(w), kState, comm));
     }
-    for (auto& [name, tensor] : s.rule->state()) checkpoint["engine/server/" + name] = tensor;
-    checkpoint["engine/sent"] = s.sent;
-    checkpoint["engine/sent_at"] = to_tensor(s.sent_at);
-    std::vector<int64_t> held_workers;
-    std::vector<torch::Tensor> held;
-    for (auto& [worker, message] : s.held) {
-      held_workers.push_back(worker);
-      held.push_back(message);
-    }
-    checkpoint["engine/held_workers"] = to_tensor(held_workers);
-    checkpoint["engine/held"] = held.empty() ? torch::empty({0, s.params + 1}) : torch::stack(held);
+    s.save(checkpoint, "engine/");
     checkpoint["engine/recorded_order"] = to_tensor(s.recorded.order);
     s.telemetry.save(checkpoint);
   });
 
-  if (!s.restored) {
-    for (int64_t w = 0; w < s.workers; ++w) send_params(w, 0);
-  } else {
-    // Workers whose message a checkpoint held wait for the parameters its application sends.
-    std::vector<char> held(static_cast<size_t>(s.workers), 0);
-    for (auto& entry : s.held) held[static_cast<size_t>(entry.first)] = 1;
-    for (int64_t w = 0; w < s.workers; ++w) {
-      if (!held[static_cast<size_t>(w)]) send_params(w, session_.updates_done());
+  // With shards, evaluation needs the whole θ: every shard's slice at the same update.
+  torch::Tensor whole = s.shards > 1 ? torch::empty({s.params}) : torch::Tensor();
+  std::vector<double> shard_gaps(static_cast<size_t>(s.shards), 0.0);
+  auto parameters_to_evaluate = [&]() -> const torch::Tensor& {
+    if (s.shards == 1) return s.rule->center();
+    order(kEvaluate, 0);
+    whole.slice(0, s.slice.lo, s.slice.hi).copy_(s.rule->center());
+    for (int k = 1; k < s.shards; ++k) {
+      Slice slice = shard_slice(k, s.shards, s.params);
+      torch::Tensor part = whole.slice(0, slice.lo, slice.hi);
+      recv_floats(part, k, kShardReply, comm);
+      check_mpi(MPI_Recv(&shard_gaps[static_cast<size_t>(k)], 1, MPI_DOUBLE, k, kShardReply, comm,
+                         MPI_STATUS_IGNORE),
+                "MPI_Recv");
     }
-  }
+    return whole;
+  };
   auto telemetry = [&]() {
     session_.summary_extra()["staleness_histogram"] = s.telemetry.histogram();
-    return s.telemetry.end_period();
+    std::map<std::string, double> row = s.telemetry.end_period();
+    if (s.shards > 1) {
+      // RMS over the whole vector from each shard's RMS over its slice.
+      double square = row["gap_rms"] * row["gap_rms"] * static_cast<double>(s.slice.size());
+      for (int k = 1; k < s.shards; ++k) {
+        double gap = shard_gaps[static_cast<size_t>(k)];
+        square += gap * gap * static_cast<double>(shard_slice(k, s.shards, s.params).size());
+      }
+      row["gap_rms"] = std::sqrt(square / static_cast<double>(s.params));
+    }
+    return row;
   };
 
+  ops.start();
   const int64_t total = session_.total_updates();
   for (int64_t updates = session_.updates_done(); updates < total; ++updates) {
     int64_t worker;
     if (!s.held.empty()) {
       worker = s.held.front().first;
-      incoming.copy_(s.held.front().second);
+      s.incoming.copy_(s.held.front().second);
       s.held.pop_front();
     } else {
-      worker = receive_any();
+      worker = ops.receive(-1);
     }
-    torch::Tensor message = incoming.narrow(0, 0, s.params);
-    torch::Tensor loss = incoming[s.params].clone();
-    s.telemetry.record(updates - s.sent_at[static_cast<size_t>(worker)], s.rule->center(),
-                       s.sent[worker]);
-    s.rule->apply(worker, message, session_.lr_at(updates));
+    const bool last = updates + 1 == total;
+    order(last ? kApplyLast : kApply, worker);
+    torch::Tensor loss = s.incoming[s.slice.size()].clone();
+    ops.apply(worker, updates);
     s.recorded.order.push_back(worker);
-    if (updates + 1 < total) send_params(worker, updates + 1);
-    session_.after_update(updates + 1, loss, elapsed(), s.rule->center(), telemetry);
+    if (!last) ops.send_params(worker, updates + 1);
+    const torch::Tensor& evaluated =
+        session_.evaluation_due(updates + 1) ? parameters_to_evaluate() : s.rule->center();
+    session_.after_update(updates + 1, loss, elapsed(), evaluated, telemetry);
   }
 
-  // Collect what is still owed, then release every worker.
-  for (int64_t w = 0; w < s.workers; ++w) {
-    if (s.owes[static_cast<size_t>(w)]) recv_floats(incoming, worker_rank(w), kMessage, comm);
-    send_empty(worker_rank(w), kStop, comm);
-  }
+  // Collect what is still owed, everywhere, then release every worker.
+  order(kFinish, 0);
+  ops.finish();
+  for (int64_t w = 0; w < s.workers; ++w) send_empty(s.worker_rank(w), kStop, comm);
   session_.summary_extra()["staleness_histogram"] = s.telemetry.histogram();
   if (!session_.config().timing_record_trace.empty()) {
     write_trace(session_.config().timing_record_trace, s.recorded);

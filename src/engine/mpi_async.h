@@ -1,7 +1,10 @@
 // The asynchronous parameter server on MPI. Rank 0 is the server, ranks 1..N the workers, and
-// they run the same rules as the simulator. The server takes messages in arrival order
-// (MPI_Recv from any source), applies each, and sends that worker fresh parameters; it records
-// the arrival order, so the simulator can replay it and reproduce the run's parameters.
+// they run the same rules as the simulator. With `servers = S` ranks 0..S-1 each serve a slice of
+// the flat vector (every rule is element-wise) and workers are ranks S..S+N-1; shard 0 takes
+// arrivals and tells the other shards the order, so every shard applies the same messages in the
+// same sequence and the run is the same algorithm as with one server. The server takes messages in
+// arrival order (MPI_Recv from any source), applies each, and sends that worker fresh parameters;
+// it records the arrival order, so the simulator can replay it and reproduce the run's parameters.
 //
 // Evaluation happens on the server while the workers keep computing (their messages wait in MPI).
 // A checkpoint first collects the one message every busy worker owes (kept, not applied, and
@@ -20,7 +23,7 @@ namespace dsgd {
 
 class MpiAsyncEngine : public Engine {
  public:
-  // Throws ConfigError unless the world has workers + 1 ranks.
+  // Throws ConfigError unless the world has workers + servers ranks.
   MpiAsyncEngine(Session& session, MpiWorld& world);
   ~MpiAsyncEngine() override;
   // Every rank gets the checkpoint (the server's file, broadcast).
@@ -35,13 +38,16 @@ class MpiAsyncEngine : public Engine {
  private:
   struct Server;
   struct Worker;
-  void run_server();
+  struct ShardOps;
+  void run_server();  // shard 0: takes arrivals, sequences the other shards, evaluates
+  void run_shard();   // shards 1..S-1
   void run_worker();
   Session& session_;
   MpiWorld& world_;
   std::unique_ptr<Server> server_;
   std::unique_ptr<Worker> worker_;
   GradientSource gradient_source_;
+  int64_t shards_ = 1;
 };
 
 }  // namespace dsgd

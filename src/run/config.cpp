@@ -243,6 +243,9 @@ const std::vector<KeySpec>& key_specs() {
            {}, is_async, "the asynchronous family"),
       spec("timing.record_trace", &RunConfig::timing_record_trace,
            "record the arrival order to this file", {}, is_async, "the asynchronous family"),
+      spec("servers", &RunConfig::servers,
+           "MPI engine: ranks that shard the parameter server's vector (ranks 0..S-1)",
+           int_at_least(1), is_async, "the asynchronous family"),
       spec(
           "hier.group_size", &RunConfig::hier_group_size, "S learners per group", int_at_least(1),
           [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
@@ -383,6 +386,10 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
         fmt::format("hier.global_period = {} is not a multiple of hier.local_period = {}",
                     c.hier_global_period, c.hier_local_period),
         "K2 must be a multiple of K1, e.g. local_period = 4, global_period = 16");
+  }
+  if (c.servers > 1 && c.engine != "mpi") {
+    throw ConfigError("servers > 1 shards the server across MPI ranks; it needs engine = \"mpi\"",
+                      "drop servers, or run under mpirun with --engine mpi");
   }
   if (c.hier_node_groups && c.engine != "mpi") {
     throw ConfigError("hier.node_groups needs engine = \"mpi\": simulated learners have no nodes",

@@ -42,6 +42,8 @@ struct RunConfig {
   std::string timing_trace;         // replay this arrival order
   std::string timing_record_trace;  // write the arrival order here
 
+  int64_t servers = 1;  // MPI: ranks that shard the asynchronous server's vector
+
   // Synchronous family.
   int64_t hier_group_size = 1;
   int64_t hier_local_period = 1;

@@ -157,7 +157,7 @@ void Session::write_checkpoint() {
   std::string launch;
   if (config_.engine == "mpi") {
     bool async = find_algorithm(config_.algo).family == AlgorithmFamily::kAsync;
-    launch = fmt::format("mpirun -n {} ", config_.workers + (async ? 1 : 0));
+    launch = fmt::format("mpirun -n {} ", config_.workers + (async ? config_.servers : 0));
   }
   progress_.log(fmt::format("checkpoint at update {}: continue with `{}dsgd run --resume {}`",
                             updates_done_, launch, folder_->path()));
