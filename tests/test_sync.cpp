@@ -6,8 +6,8 @@
 
 #include "algos/communicator.h"
 #include "algos/sync_round.h"
-#include "core/errors.h"
 #include "cli_helpers.h"
+#include "core/errors.h"
 #include "engine/sync_sim.h"
 #include "engine/timing.h"
 #include "run/checkpoint.h"

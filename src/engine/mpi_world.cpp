@@ -78,8 +78,8 @@ void MpiWorld::agree(std::exception_ptr error) {
   // When every rank failed (a bad config, the wrong rank count), one message is enough.
   if (failures == size_ && rank_ != first) throw PeerError("", worst);
   if (error) std::rethrow_exception(error);
-  throw PeerError(
-      fmt::format("rank {} could not start (see its message); every rank stops", first), worst);
+  throw PeerError(fmt::format("rank {} could not start (see its message); every rank stops", first),
+                  worst);
 }
 
 void MpiWorld::check_same(const std::string& text, const std::string& what) {
