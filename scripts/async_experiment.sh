@@ -62,7 +62,8 @@ mkdir -p "$(dirname "$TABLE")"
           s="$OUT/$model/n$n/$algo/seed$seed/summary.json"
           if [ ! -f "$s" ]; then echo missing
           elif grep -q '"status": "ok"' "$s"; then grep -o '"final_test_acc": [0-9.e-]*' "$s" | awk '{print $2}'
-          else echo fail; fi
+          elif grep -q '"status": "diverged"' "$s"; then echo fail
+          else echo missing; fi  # still running, or failed for another reason: not a result
         done | awk '/fail/{f=1} /missing/{m=1} {s+=$1; c++} END{if(m)print "-"; else if(f)print "fail"; else printf "%.4f", s/c}') |"
       done
       echo "$row"
