@@ -132,6 +132,18 @@ TEST(Mpi, ShardedServerResumedAndReplayedIsTheSimulator) {
   for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
 }
 
+// Every learner's final parameters in two runs' checkpoints agree to `tolerance` (relative).
+void expect_learners_match(const fs::path& a_run, const fs::path& b_run, int learners,
+                           double tolerance) {
+  auto a = final_state(a_run), b = final_state(b_run);
+  for (int i = 0; i < learners; ++i) {
+    std::string key = "engine/learner/" + std::to_string(i) + "/params";
+    EXPECT_LT(relative_error(dsgd::checkpoint_entry(a, key), dsgd::checkpoint_entry(b, key)),
+              tolerance)
+        << key;
+  }
+}
+
 const std::string kHier =
     "--set algo=hier-avg --set workers=4 --set hier.group_size=2 --set hier.local_period=2 "
     "--set hier.global_period=4 --set lr=0.05 --set batch_size=16 ";
@@ -142,12 +154,7 @@ TEST(Mpi, HierAvgOnFourRanksIsTheSimulator) {
   CliResult r = run_mpi(4, job + "--engine mpi --out " + mpi.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
-  auto a = final_state(mpi), b = final_state(sim);
-  for (int i = 0; i < 4; ++i) {
-    std::string key = "engine/learner/" + std::to_string(i) + "/params";
-    EXPECT_LT(relative_error(dsgd::checkpoint_entry(a, key), dsgd::checkpoint_entry(b, key)), 1e-6)
-        << key;
-  }
+  expect_learners_match(mpi, sim, 4, 1e-6);
   auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
   EXPECT_EQ(summary["traffic"]["local_reductions"], 16);  // 64 rounds: K1 = 2, K2 = 4
   EXPECT_EQ(summary["traffic"]["global_reductions"], 16);
@@ -314,12 +321,7 @@ TEST(Mpi, TwoHostsOverTcpMatchTheSimulator) {
   std::string log = read_file(dir / "log");
   ASSERT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0) << log;
   ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
-  auto a = final_state(mpi), b = final_state(sim);
-  for (int i = 0; i < 4; ++i) {
-    std::string key = "engine/learner/" + std::to_string(i) + "/params";
-    EXPECT_LT(relative_error(dsgd::checkpoint_entry(a, key), dsgd::checkpoint_entry(b, key)), 1e-6)
-        << key;
-  }
+  expect_learners_match(mpi, sim, 4, 1e-6);
   auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
   EXPECT_EQ(summary["traffic"]["local_reductions"], 16) << "node groups of 2";
   fs::remove_all(sim);
