@@ -1,11 +1,14 @@
 // The asynchronous simulator end to end: staleness of homogeneous workers, determinism, trace
-// record and replay, the N = 1 equivalence with Nesterov SGD, and bad simulator input.
+// record and replay, the N = 1 equivalence with Nesterov SGD, bad simulator input; and the
+// server telemetry (staleness, gap) by hand.
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.h"
+#include "engine/async_telemetry.h"
 
 namespace {
 
@@ -18,6 +21,40 @@ using dsgd::testing::read_file;
 using dsgd::testing::run_dsgd;
 using dsgd::testing::without_columns;
 namespace fs = std::filesystem;
+
+TEST(AsyncTelemetry, StalenessAndGapByHand) {
+  dsgd::AsyncTelemetry telemetry;
+  // mean((θ − θ̂)²) = (1 + 4 + 9 + 16) / 4 = 7.5, then (0 + 0 + 0 + 4) / 4 = 1.
+  telemetry.record(3, torch::tensor({1.0f, 2.0f, 3.0f, 4.0f}), torch::zeros({4}));
+  telemetry.record(1, torch::ones({4}), torch::tensor({1.0f, 1.0f, 1.0f, 3.0f}));
+  std::map<std::string, double> row = telemetry.end_period();
+  EXPECT_DOUBLE_EQ(row["staleness_mean"], 2.0);
+  EXPECT_DOUBLE_EQ(row["staleness_max"], 3.0);
+  EXPECT_DOUBLE_EQ(row["gap_rms"], std::sqrt((7.5 + 1.0) / 2));
+  EXPECT_EQ(telemetry.histogram(), (std::vector<int64_t>{0, 1, 0, 1}));
+  // A new period starts empty; the histogram spans the run.
+  row = telemetry.end_period();
+  EXPECT_EQ(row["staleness_mean"], 0.0);
+  EXPECT_EQ(row["gap_rms"], 0.0);
+  EXPECT_EQ(telemetry.histogram().size(), 4u);
+}
+
+// θ − θ̂ = 0, 1, ..., n−1: the gap's mean square over elements 0, s, 2s, ... is checkable by hand.
+double sampled_gap_square(int64_t gap_sample, int64_t n) {
+  dsgd::AsyncTelemetry telemetry(gap_sample);
+  telemetry.record(0, torch::arange(n, torch::kFloat), torch::zeros({n}));
+  double rms = telemetry.end_period()["gap_rms"];
+  return rms * rms;
+}
+
+TEST(AsyncTelemetry, GapSampleTakesEvenlySpacedCoordinates) {
+  const double all = 285.0 / 10;  // Σ k² for k < 10, over 10
+  EXPECT_NEAR(sampled_gap_square(0, 10), all, 1e-9);
+  EXPECT_NEAR(sampled_gap_square(6, 10), all, 1e-9);  // n < 2·sample: stride 1
+  EXPECT_NEAR(sampled_gap_square(5, 10), (4 + 16 + 36 + 64) / 5.0, 1e-9);  // stride 2
+  EXPECT_NEAR(sampled_gap_square(2, 10), 25 / 2.0, 1e-9);                  // stride 5: k = 0, 5
+  EXPECT_NEAR(sampled_gap_square(2, 11), (25 + 100) / 3.0, 1e-9);          // k = 0, 5, 10
+}
 
 // 256 updates an epoch of a small MLP on learnable synthetic data.
 const std::string kSmall =

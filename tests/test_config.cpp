@@ -102,6 +102,15 @@ TEST(Config, KeyOfAnotherAlgorithmIsRejected) {
       {"dc.lambda", "dc-asgd"});
 }
 
+TEST(Config, MpiNeedsHostMemory) {
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=asgd", "workers=2", "engine=mpi", "device=cuda"});
+      },
+      {"device", "cpu"});
+  expect_config_error([] { parse_config("", {"algo=sgd", "gap_sample=10"}); }, {"gap_sample"});
+}
+
 TEST(Config, MalformedTomlNamesLine) {
   expect_config_error([] { parse_config("lr = 0.1\nepochs = [", {}); }, {"config:2"});
   expect_config_error([] { parse_config("", {"lr"}); }, {"KEY=VALUE"});

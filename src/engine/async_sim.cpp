@@ -60,6 +60,7 @@ AsyncSimulator::AsyncSimulator(Session& session)
   const RunConfig& config = session_.config();
   State& s = *state_;
   s.workers = config.workers;
+  s.telemetry = AsyncTelemetry(config.gap_sample);
   const AsyncAlgorithm& algorithm = find_async_algorithm(config.algo);
   AsyncOptions options = async_options(config);
   torch::Tensor theta0 = session_.model().params().detach().clone();

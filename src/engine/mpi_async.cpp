@@ -18,12 +18,13 @@ namespace {
 
 enum Tag : int {
   kParams = 11,        // shard -> worker: its slice of the parameters to compute at
-  kMessage = 12,       // worker -> shard: its slice of the rule's message, then the loss
+  kMessage = 12,       // worker -> shard: its slice of the rule's message
   kStop = 13,          // shard 0 -> worker: training is over
   kStateRequest = 14,  // shard 0 -> worker: send your state (for a checkpoint)
   kState = 15,         // worker -> shard 0: rule state and batch counter, serialized
   kOrder = 16,         // shard 0 -> shard k: what to do next (Order)
   kShardReply = 17,    // shard k -> shard 0: its slice of θ, its gap, or its state
+  kLoss = 18,          // worker -> shard 0: the loss of the batch its message came from
 };
 
 // Shard 0 sequences the other shards: every shard applies the same messages in the same order.
@@ -104,13 +105,14 @@ struct MpiAsyncEngine::Server {
   int64_t params = 0;  // of the whole model
   Slice slice;
   std::unique_ptr<AsyncServerRule> rule;
-  torch::Tensor sent;            // [N, slice]: what each worker computes at (for the gap)
-  std::vector<int64_t> sent_at;  // update count when sent
-  std::vector<char> owes;        // the worker is computing, or its message is in flight
+  torch::Tensor sent;                // [N, slice]: what each worker computes at (for the gap)
+  std::vector<int64_t> sent_at;      // update count when sent
+  std::vector<char> owes;            // the worker is computing, or its message is in flight
+  std::vector<MPI_Request> sending;  // the parameters last sent to each worker (from `sent`)
   std::deque<std::pair<int64_t, torch::Tensor>> held;  // collected by a checkpoint, not applied
   ArrivalTrace recorded;                               // shard 0
   AsyncTelemetry telemetry;
-  torch::Tensor incoming;  // a message slice and the loss
+  torch::Tensor incoming;  // a message slice and (shard 0) the loss
   bool restored = false;
 
   int worker_rank(int64_t worker) const { return static_cast<int>(shards + worker); }
@@ -205,7 +207,9 @@ MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
     s.sent = torch::empty({s.workers, s.slice.size()}, theta0.options());
     s.sent_at.assign(static_cast<size_t>(s.workers), 0);
     s.owes.assign(static_cast<size_t>(s.workers), 0);
+    s.sending.assign(static_cast<size_t>(s.workers), MPI_REQUEST_NULL);
     s.incoming = torch::empty({s.slice.size() + 1}, theta0.options());
+    s.telemetry = AsyncTelemetry(c.gap_sample);
     s.recorded.workers = s.workers;
     int64_t bytes = s.rule->state_bytes();
     check_mpi(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_INT64_T, MPI_SUM, world_.comm()),
@@ -258,15 +262,13 @@ void MpiAsyncEngine::run_worker() {
   MPI_Comm comm = world_.comm();
   FlatModel& model = session_.model();
   torch::NoGradGuard no_grad;
-  const int64_t params = model.num_params();
-  torch::Tensor received = torch::empty_like(model.params());
+  // Parameters arrive straight in the model and the message leaves from the rule's own buffer:
+  // no copy on either side, which at 11M parameters is most of a worker's message cost.
+  torch::Tensor params = model.params();
   std::vector<Slice> slices;
-  std::vector<torch::Tensor> outgoing;
-  for (int64_t k = 0; k < shards_; ++k) {
-    slices.push_back(shard_slice(k, shards_, params));
-    outgoing.push_back(torch::empty({slices.back().size() + 1}, model.params().options()));
-  }
-  std::vector<MPI_Request> requests(static_cast<size_t>(shards_));
+  for (int64_t k = 0; k < shards_; ++k) slices.push_back(shard_slice(k, shards_, params.numel()));
+  std::vector<MPI_Request> requests(static_cast<size_t>(shards_) + 1);
+  float loss_value = 0.0f;  // sent on its own to shard 0, the only shard that reports it
   while (true) {
     MPI_Status status;
     check_mpi(MPI_Probe(0, MPI_ANY_TAG, comm, &status), "MPI_Probe");
@@ -278,26 +280,25 @@ void MpiAsyncEngine::run_worker() {
       continue;
     }
     for (int64_t k = 0; k < shards_; ++k) {
-      torch::Tensor part = received.slice(0, slices[k].lo, slices[k].hi);
+      torch::Tensor part = params.slice(0, slices[k].lo, slices[k].hi);
       recv_floats(part, static_cast<int>(k), kParams, comm);
     }
-    model.params().copy_(received);
     torch::Tensor loss = [&] {
       if (gradient_source_) return gradient_source_(w.next_batch++);
       torch::AutoGradMode enable_grad(true);
       return session_.compute_gradient(w.stream->batch(w.next_batch++));
     }();
-    torch::Tensor message = w.rule->message(model.grads(), received);
+    torch::Tensor message = w.rule->message(model.grads(), params).contiguous();
+    loss_value = loss.item<float>();
     // Every shard's slice at once: a shard waiting for its slice never waits on another shard.
     for (int64_t k = 0; k < shards_; ++k) {
-      torch::Tensor& out = outgoing[static_cast<size_t>(k)];
-      out.narrow(0, 0, slices[k].size()).copy_(message.slice(0, slices[k].lo, slices[k].hi));
-      out[slices[k].size()] = loss.to(torch::kFloat);
-      check_mpi(MPI_Isend(out.data_ptr<float>(), static_cast<int>(out.numel()), MPI_FLOAT,
-                          static_cast<int>(k), kMessage, comm, &requests[static_cast<size_t>(k)]),
+      check_mpi(MPI_Isend(message.data_ptr<float>() + slices[k].lo,
+                          static_cast<int>(slices[k].size()), MPI_FLOAT, static_cast<int>(k),
+                          kMessage, comm, &requests[static_cast<size_t>(k)]),
                 "MPI_Isend");
     }
-    check_mpi(MPI_Waitall(static_cast<int>(shards_), requests.data(), MPI_STATUSES_IGNORE),
+    check_mpi(MPI_Isend(&loss_value, 1, MPI_FLOAT, 0, kLoss, comm, &requests.back()), "MPI_Isend");
+    check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
               "MPI_Waitall");
   }
 }
@@ -310,16 +311,31 @@ struct MpiAsyncEngine::ShardOps {
   MPI_Comm comm;
 
   void send_params(int64_t worker, int64_t updates) {
+    // The worker's row of `sent` is also its send buffer. Its previous parameters were delivered
+    // before its message came back, so this wait returns at once.
+    MPI_Request& pending = s.sending[static_cast<size_t>(worker)];
+    check_mpi(MPI_Wait(&pending, MPI_STATUS_IGNORE), "MPI_Wait");
     torch::Tensor row = s.sent[worker];
     s.rule->parameters_for(worker, session.lr_at(updates), row);
     s.sent_at[static_cast<size_t>(worker)] = updates;
-    send_floats(row, s.worker_rank(worker), kParams, comm);
+    // Non-blocking: the server takes the next arrival while this worker copies its parameters.
+    check_mpi(MPI_Isend(row.data_ptr<float>(), static_cast<int>(row.numel()), MPI_FLOAT,
+                        s.worker_rank(worker), kParams, comm, &pending),
+              "MPI_Isend");
     s.owes[static_cast<size_t>(worker)] = 1;
   }
-  // Receives worker `worker`'s message (any worker's when negative) into s.incoming.
+  // Receives worker `worker`'s message (any worker's when negative) into s.incoming, and on
+  // shard 0 its loss after it.
   int64_t receive(int64_t worker) {
     int source = worker < 0 ? MPI_ANY_SOURCE : s.worker_rank(worker);
-    int64_t from = recv_floats(s.incoming, source, kMessage, comm) - s.shards;
+    torch::Tensor message = s.incoming.narrow(0, 0, s.slice.size());
+    int rank = recv_floats(message, source, kMessage, comm);
+    if (s.shard == 0) {
+      check_mpi(MPI_Recv(s.incoming.data_ptr<float>() + s.slice.size(), 1, MPI_FLOAT, rank, kLoss,
+                         comm, MPI_STATUS_IGNORE),
+                "MPI_Recv");
+    }
+    int64_t from = rank - s.shards;
     s.owes[static_cast<size_t>(from)] = 0;
     return from;
   }
@@ -341,6 +357,9 @@ struct MpiAsyncEngine::ShardOps {
     for (int64_t w = 0; w < s.workers; ++w) {
       if (s.owes[static_cast<size_t>(w)]) receive(w);
     }
+    check_mpi(
+        MPI_Waitall(static_cast<int>(s.sending.size()), s.sending.data(), MPI_STATUSES_IGNORE),
+        "MPI_Waitall");
   }
 };
 

@@ -243,6 +243,9 @@ const std::vector<KeySpec>& key_specs() {
            {}, is_async, "the asynchronous family"),
       spec("timing.record_trace", &RunConfig::timing_record_trace,
            "record the arrival order to this file", {}, is_async, "the asynchronous family"),
+      spec("gap_sample", &RunConfig::gap_sample,
+           "coordinates the gap RMS is estimated on, evenly spaced (0: all; exact below 2x this)",
+           int_at_least(0), is_async, "the asynchronous family"),
       spec("servers", &RunConfig::servers,
            "MPI engine: ranks that shard the parameter server's vector (ranks 0..S-1)",
            int_at_least(1), is_async, "the asynchronous family"),
@@ -390,6 +393,12 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
   if (c.servers > 1 && c.engine != "mpi") {
     throw ConfigError("servers > 1 shards the server across MPI ranks; it needs engine = \"mpi\"",
                       "drop servers, or run under mpirun with --engine mpi");
+  }
+  if (c.engine == "mpi" && c.device != "cpu") {
+    // Debian's Open MPI is not CUDA-aware: handing it device pointers would crash, not train.
+    throw ConfigError(
+        "engine = \"mpi\" sends host memory; device = \"cuda\" is not supported with it",
+        "use device = \"cpu\" with engine = \"mpi\", or engine = \"sim\" on the GPU");
   }
   if (c.hier_node_groups && c.engine != "mpi") {
     throw ConfigError("hier.node_groups needs engine = \"mpi\": simulated learners have no nodes",

@@ -42,7 +42,8 @@ struct RunConfig {
   std::string timing_trace;         // replay this arrival order
   std::string timing_record_trace;  // write the arrival order here
 
-  int64_t servers = 1;  // MPI: ranks that shard the asynchronous server's vector
+  int64_t gap_sample = 65536;  // coordinates the gap telemetry is estimated on (0: all)
+  int64_t servers = 1;         // MPI: ranks that shard the asynchronous server's vector
 
   // Synchronous family.
   int64_t hier_group_size = 1;
