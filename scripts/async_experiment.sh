@@ -6,6 +6,7 @@
 #   scripts/async_experiment.sh                       # the full grid (hours on 2 cores)
 #   MODELS=lenet5-bn WORKERS=16 SEEDS=1 scripts/async_experiment.sh   # a slice
 #   TABLE_ONLY=1 scripts/async_experiment.sh          # the table so far ("-": not run yet)
+#   THREADS=1 MODELS=lenet5 scripts/async_experiment.sh  # compute threads per run (0: every core)
 #
 # Runs that already have a summary.json are skipped, so an interrupted sweep continues.
 set -euo pipefail
@@ -17,6 +18,7 @@ SEEDS=${SEEDS:-"1 2"}
 ALGOS=${ALGOS:-"asgd asgd-m nag-asgd multi-asgd dana-zero dana-slim dc-asgd dana-dc"}
 OUT=${OUT:-runs/async-experiment}
 DSGD=${DSGD:-build/dsgd}
+THREADS=${THREADS:-0}
 TABLE=${TABLE:-docs/results/async-fashion-mnist.md}
 
 # TABLE_ONLY=1 regenerates the table from the runs that exist, without running anything.
@@ -33,7 +35,7 @@ for model in $MODELS; do
         "$DSGD" run --set algo="$algo" --set workers="$n" --set model="$model" \
           --set seed="$seed" --set lr=0.1 --set momentum=0.9 --set batch_size=128 \
           --set epochs=3 --set warmup_epochs=1 --set lr_schedule=constant \
-          --set weight_decay=0 --out "$dir" > "$dir.log" 2>&1 || true
+          --set weight_decay=0 --set threads="$THREADS" --out "$dir" > "$dir.log" 2>&1 || true
       done
     done
   done

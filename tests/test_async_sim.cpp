@@ -39,7 +39,7 @@ TEST(AsyncTelemetry, StalenessAndGapByHand) {
   EXPECT_EQ(telemetry.histogram().size(), 4u);
 }
 
-// θ − θ̂ = 0, 1, ..., n−1: the gap's mean square over elements 0, s, 2s, ... is checkable by hand.
+// θ − θ̂ = 0, 1, ..., n−1: the gap's mean square over the sampled coordinates is Σk² over them.
 double sampled_gap_square(int64_t gap_sample, int64_t n) {
   dsgd::AsyncTelemetry telemetry(gap_sample);
   telemetry.record(0, torch::arange(n, torch::kFloat), torch::zeros({n}));
@@ -47,13 +47,14 @@ double sampled_gap_square(int64_t gap_sample, int64_t n) {
   return rms * rms;
 }
 
-TEST(AsyncTelemetry, GapSampleTakesEvenlySpacedCoordinates) {
+TEST(AsyncTelemetry, GapSampleTakesEvenlySpacedRuns) {
   const double all = 285.0 / 10;  // Σ k² for k < 10, over 10
   EXPECT_NEAR(sampled_gap_square(0, 10), all, 1e-9);
-  EXPECT_NEAR(sampled_gap_square(6, 10), all, 1e-9);  // n < 2·sample: stride 1
-  EXPECT_NEAR(sampled_gap_square(5, 10), (4 + 16 + 36 + 64) / 5.0, 1e-9);  // stride 2
-  EXPECT_NEAR(sampled_gap_square(2, 10), 25 / 2.0, 1e-9);                  // stride 5: k = 0, 5
-  EXPECT_NEAR(sampled_gap_square(2, 11), (25 + 100) / 3.0, 1e-9);          // k = 0, 5, 10
+  EXPECT_NEAR(sampled_gap_square(6, 10), all, 1e-9);                     // n < 2·sample: exact
+  EXPECT_NEAR(sampled_gap_square(5, 10), (1 + 4 + 9 + 16) / 5.0, 1e-9);  // one run: k < 5
+  // Two runs of 64 at multiples of 1000 / 2: k in [0, 64) and [500, 564).
+  // Σ_{k<64} k² = 63·64·127/6 = 85,344; Σ_{500≤k<564} k² = 563·564·1127/6 − 499·500·999/6.
+  EXPECT_NEAR(sampled_gap_square(128, 1000), (85344.0 + 18101344.0) / 128, 1e-3);
 }
 
 // 256 updates an epoch of a small MLP on learnable synthetic data.

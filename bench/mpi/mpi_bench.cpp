@@ -1,4 +1,5 @@
-// MPI benchmarks, run as `mpirun -n 5 build/dsgd_mpi_bench` (1 server + 4 workers). Each prints
+// MPI benchmarks, run as `mpirun -n 5 build/dsgd_mpi_bench [FILTER]` (1 server + 4 workers; FILTER
+// picks cases by label: "asgd 0.27M", "11.17M", "average"). Each prints
 // a RATIO against a reference measured in the same run, on the same ranks:
 //   server updates per second of the real MPI engine (asgd and dana-slim, workers that send a
 //   fixed gradient at once, so only messaging and the rule are timed) against the bound from a
@@ -7,6 +8,7 @@
 // Google Benchmark times one process; here every rank must run the same loop in step, so the
 // timing is MPI_Wtime around barriers.
 #include <fmt/format.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -37,7 +39,20 @@ void quiet_barrier(MPI_Comm comm) {
 
 // Seconds per round trip of `floats` floats each way between ranks 0 and 1, the best of three
 // trials of `reps`: the bound is what the link can do, not what a noisy trial happened to give.
+// Ranks 0 and 1 are pinned to different cores meanwhile: unbound (as oversubscribed ranks are),
+// the scheduler sometimes left both on one core, and the round trip took 3x as long.
 double round_trip(MpiWorld& world, int64_t floats, int reps) {
+  cpu_set_t unpinned;
+  sched_getaffinity(0, sizeof(unpinned), &unpinned);
+  const int cores = CPU_COUNT(&unpinned);
+  if (world.rank() < 2 && cores >= 2) {
+    cpu_set_t pinned;
+    CPU_ZERO(&pinned);
+    for (int cpu = 0, seen = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (CPU_ISSET(cpu, &unpinned) && seen++ == world.rank()) CPU_SET(cpu, &pinned);
+    }
+    sched_setaffinity(0, sizeof(pinned), &pinned);
+  }
   torch::Tensor buffer = torch::zeros({floats});
   const int n = static_cast<int>(floats);
   double best = 1e30;
@@ -56,6 +71,7 @@ double round_trip(MpiWorld& world, int64_t floats, int reps) {
     best = std::min(best, (MPI_Wtime() - start) / reps);
     quiet_barrier(world.comm());
   }
+  sched_setaffinity(0, sizeof(unpinned), &unpinned);
   MPI_Bcast(&best, 1, MPI_DOUBLE, 0, world.comm());
   return best;
 }
@@ -118,7 +134,8 @@ void print_ratio(MpiWorld& world, const std::string& label, double ratio,
     std::printf("RATIO %-44s %8.4f  (%s)\n", label.c_str(), ratio, detail.c_str());
 }
 
-int run() {
+// `filter`: run only the cases whose label contains it (empty: all), e.g. "asgd 0.27M".
+int run(const std::string& filter) {
   MpiWorld world;
   if (world.size() != kWorkers + 1) {
     if (world.rank() == 0) {
@@ -134,6 +151,8 @@ int run() {
   };
   for (const Case& c : {Case{"resnet20", 2000, 400}, Case{"resnet18", 200, 40}}) {
     for (const std::string algo : {"asgd", "dana-slim"}) {
+      const std::string size = c.model == "resnet20" ? "0.27M" : "11.17M";
+      if (!filter.empty() && (algo + " " + size).find(filter) == std::string::npos) continue;
       int64_t params = 0;
       double rate = server_updates_per_second(world, algo, c.model, c.updates, &params);
       // One update: the message in (P + 1 floats) and fresh parameters out (P floats).
@@ -147,6 +166,7 @@ int run() {
   }
   MpiCommunicator communicator(world, world.size(), false);
   for (int64_t floats : {int64_t{269722}, int64_t{11'200'000}}) {
+    if (!filter.empty() && std::string("average").find(filter) == std::string::npos) continue;
     torch::Tensor buffer = torch::randn({floats});
     int reps = floats > 1'000'000 ? 20 : 200;
     double average =
@@ -166,9 +186,9 @@ int run() {
 }  // namespace
 }  // namespace dsgd
 
-int main() {
+int main(int argc, char** argv) {
   try {
-    return dsgd::run();
+    return dsgd::run(argc > 1 ? argv[1] : "");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dsgd_mpi_bench: %s\n", e.what());
     return 1;

@@ -8,42 +8,38 @@
 namespace dsgd {
 namespace {
 
-// mean((a − b)²) over every stride-th element, in one read of each vector and no temporaries: at
-// every server update this is the telemetry's whole cost, so it must not cost three passes and
-// two allocations. Blocks are fixed-size and summed in order, so the result does not depend on
-// the thread count.
-double mean_squared_difference(const float* a, const float* b, int64_t n, int64_t stride) {
-  const int64_t count = (n + stride - 1) / stride;  // elements 0, stride, 2·stride, ...
+// mean((a − b)²) in one read of each vector and no temporaries: at every server update this is
+// the telemetry's whole cost, so it must not cost three passes and two allocations. Blocks are
+// fixed-size and summed in order, so the result does not depend on the thread count.
+double mean_squared_difference(const float* a, const float* b, int64_t n) {
   constexpr int64_t kBlock = 1 << 16;
-  const int64_t blocks = (count + kBlock - 1) / kBlock;
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
   std::vector<double> partial(static_cast<size_t>(blocks), 0.0);
   at::parallel_for(0, blocks, 1, [&](int64_t begin, int64_t end) {
     for (int64_t block = begin; block < end; ++block) {
-      const int64_t start = block * kBlock, stop = std::min(count, start + kBlock);
+      const int64_t start = block * kBlock, stop = std::min(n, start + kBlock);
       float sum = 0.0f;  // at most 2^16 terms: float is enough, and vectorizes
-      if (stride == 1) {
-        for (int64_t k = start; k < stop; ++k) {
-          const float d = a[k] - b[k];
-          sum += d * d;
-        }
-      } else {
-        for (int64_t k = start; k < stop; ++k) {
-          const float d = a[k * stride] - b[k * stride];
-          sum += d * d;
-        }
+      for (int64_t k = start; k < stop; ++k) {
+        const float d = a[k] - b[k];
+        sum += d * d;
       }
       partial[static_cast<size_t>(block)] = sum;
     }
   });
   double total = 0.0;
   for (double p : partial) total += p;
-  return count > 0 ? total / static_cast<double>(count) : 0.0;
+  return n > 0 ? total / static_cast<double>(n) : 0.0;
 }
 
 }  // namespace
 
-int64_t AsyncTelemetry::gap_stride(int64_t n) const {
-  return gap_sample_ > 0 ? std::max<int64_t>(1, n / gap_sample_) : 1;
+torch::Tensor AsyncTelemetry::gap_coordinates(const torch::Tensor& v) const {
+  const int64_t n = v.numel();
+  if (gap_sample_ == 0 || n < 2 * gap_sample_) return v;
+  // Whole cache lines: a stride over single elements would still read every line of the vector.
+  const int64_t chunk = std::min(kGapChunk, gap_sample_), chunks = gap_sample_ / chunk,
+                step = n / chunks;
+  return v.narrow(0, 0, chunks * step).view({chunks, step}).narrow(1, 0, chunk);
 }
 
 void AsyncTelemetry::record(int64_t staleness, const torch::Tensor& center,
@@ -55,18 +51,14 @@ void AsyncTelemetry::record(int64_t staleness, const torch::Tensor& center,
   }
   ++histogram_[static_cast<size_t>(staleness)];
   ++count_;
-  const int64_t n = center.numel(), stride = gap_stride(n);
-  if (center.device().is_cpu() && center.scalar_type() == torch::kFloat &&
-      sent.scalar_type() == torch::kFloat && center.is_contiguous() && sent.is_contiguous()) {
-    gap_square_cpu_ +=
-        mean_squared_difference(center.data_ptr<float>(), sent.data_ptr<float>(), n, stride);
+  const torch::Tensor a = gap_coordinates(center), b = gap_coordinates(sent);
+  if (a.device().is_cpu() && a.scalar_type() == torch::kFloat && b.scalar_type() == torch::kFloat &&
+      a.is_contiguous() && b.is_contiguous()) {
+    gap_square_cpu_ += mean_squared_difference(a.data_ptr<float>(), b.data_ptr<float>(), a.numel());
     return;
   }
-  // On a GPU: stay on the device; the sum is read back only at the end of the period.
-  torch::Tensor gap = (center.slice(0, 0, n, stride) - sent.slice(0, 0, n, stride))
-                          .square()
-                          .mean()
-                          .to(torch::kDouble);
+  // A sample, or a vector on a GPU (where it stays: the sum is read back at the end of the period).
+  torch::Tensor gap = (a - b).square().mean().to(torch::kDouble);
   if (gap_square_sum_.defined()) {
     gap_square_sum_.add_(gap);
   } else {

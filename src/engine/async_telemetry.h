@@ -4,9 +4,10 @@
 // RMS(θ at apply − parameters the gradient was computed at); over the run a staleness histogram.
 //
 // The gap reads two whole vectors at every update, which on a real server of a large model is a
-// quarter of its time (docs/performance.md). So it is estimated on about `gap_sample` coordinates
-// evenly spaced (stride ⌊n / gap_sample⌋): exact, stride 1, for vectors under 2·gap_sample
-// (every model in the tests and experiments), an unbiased systematic sample above.
+// quarter of its time (docs/performance.md). So it is estimated on `gap_sample` coordinates:
+// exact for vectors under 2·gap_sample (every model in the tests and experiments); above, on
+// gap_sample / 64 runs of 64 consecutive coordinates (whole cache lines) starting at multiples of
+// ⌊n / (gap_sample / 64)⌋, a systematic sample that covers every layer in proportion to its size.
 #pragma once
 
 #include <torch/torch.h>
@@ -34,7 +35,9 @@ class AsyncTelemetry {
   void restore(const TensorMap& checkpoint);
 
  private:
-  int64_t gap_stride(int64_t n) const;
+  static constexpr int64_t kGapChunk = 64;
+  // The coordinates of `v` the gap is estimated on: `v` itself, or a [runs, 64] view of it.
+  torch::Tensor gap_coordinates(const torch::Tensor& v) const;
 
   int64_t gap_sample_;
   double staleness_sum_ = 0.0;
