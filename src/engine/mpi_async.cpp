@@ -223,7 +223,8 @@ MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
     s.sent_at.assign(static_cast<size_t>(s.workers), 0);
     s.owes.assign(static_cast<size_t>(s.workers), 0);
     s.sending.assign(static_cast<size_t>(s.workers), MPI_REQUEST_NULL);
-    s.incoming = torch::empty({s.slice.size() + 1}, theta0.options());
+    // Zeros: shards other than 0 receive no loss, and their held messages go into checkpoints.
+    s.incoming = torch::zeros({s.slice.size() + 1}, theta0.options());
     s.telemetry = AsyncTelemetry(c.gap_sample);
     s.recorded.workers = s.workers;
     int64_t bytes = s.rule->state_bytes();
