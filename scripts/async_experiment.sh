@@ -8,7 +8,8 @@
 #   TABLE_ONLY=1 scripts/async_experiment.sh          # the table so far ("-": not run yet)
 #   THREADS=1 MODELS=lenet5 scripts/async_experiment.sh  # compute threads per run (0: every core)
 #
-# Runs that already have a summary.json are skipped, so an interrupted sweep continues.
+# Finished runs are skipped, so an interrupted sweep continues (after an interrupted sweep, delete
+# the runs' leftover *.lock folders: a locked run is taken to belong to another sweep).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,13 +30,16 @@ for model in $MODELS; do
       for seed in $SEEDS; do
         dir="$OUT/$model/n$n/$algo/seed$seed"
         [ -f "$dir/summary.json" ] && grep -q '"status": "\(ok\|diverged\)"' "$dir/summary.json" && continue
-        rm -rf "$dir"
         mkdir -p "$(dirname "$dir")"
+        # Sweeps may run side by side (e.g. one per model): a run belongs to whoever locks it.
+        mkdir "$dir.lock" 2>/dev/null || continue
+        rm -rf "$dir"
         echo "== $model N=$n $algo seed $seed"
         "$DSGD" run --set algo="$algo" --set workers="$n" --set model="$model" \
           --set seed="$seed" --set lr=0.1 --set momentum=0.9 --set batch_size=128 \
           --set epochs=3 --set warmup_epochs=1 --set lr_schedule=constant \
           --set weight_decay=0 --set threads="$THREADS" --out "$dir" > "$dir.log" 2>&1 || true
+        rmdir "$dir.lock"
       done
     done
   done
