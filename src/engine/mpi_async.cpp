@@ -364,6 +364,23 @@ struct MpiAsyncEngine::ShardOps {
     s.owes[static_cast<size_t>(from)] = 0;
     return from;
   }
+  // The next message to apply, into s.incoming: one a checkpoint held comes first, else a fresh
+  // arrival; from `worker`, or from any worker when negative. Returns the worker.
+  int64_t take(int64_t worker) {
+    if (!s.held.empty() && (worker < 0 || s.held.front().first == worker)) {
+      const int64_t from = s.held.front().first;
+      s.incoming.copy_(s.held.front().second);
+      s.held.pop_front();
+      return from;
+    }
+    return receive(worker);
+  }
+  // Receives a message and keeps it unapplied (a checkpoint is being taken). Returns the worker.
+  int64_t hold(int64_t worker) {
+    const int64_t from = receive(worker);
+    s.held.emplace_back(from, s.incoming.clone());
+    return from;
+  }
   void apply(int64_t worker, int64_t updates) {
     torch::Tensor message = s.incoming.narrow(0, 0, s.slice.size());
     s.telemetry.record(updates - s.sent_at[static_cast<size_t>(worker)], s.rule->center(),
@@ -402,12 +419,7 @@ void MpiAsyncEngine::run_shard() {
     switch (order[0]) {
       case kApply:
       case kApplyLast:
-        if (!s.held.empty() && s.held.front().first == worker) {
-          s.incoming.copy_(s.held.front().second);
-          s.held.pop_front();
-        } else {
-          ops.receive(worker);
-        }
+        ops.take(worker);
         ops.apply(worker, updates);
         ++updates;
         if (order[0] == kApply) ops.send_params(worker, updates);
@@ -419,8 +431,7 @@ void MpiAsyncEngine::run_shard() {
         break;
       }
       case kHold:
-        ops.receive(worker);
-        s.held.emplace_back(worker, s.incoming.clone());
+        ops.hold(worker);
         break;
       case kSnapshot: {
         TensorMap state;
@@ -462,9 +473,7 @@ void MpiAsyncEngine::run_server() {
     int64_t owed = 0;
     for (char o : s.owes) owed += o;
     for (int64_t k = 0; k < owed; ++k) {
-      int64_t worker = ops.receive(-1);
-      s.held.emplace_back(worker, s.incoming.clone());
-      order(kHold, worker);
+      order(kHold, ops.hold(-1));
     }
     order(kSnapshot, 0);
     for (int k = 1; k < s.shards; ++k) {
@@ -514,14 +523,7 @@ void MpiAsyncEngine::run_server() {
   ops.start();
   const int64_t total = session_.total_updates();
   for (int64_t updates = session_.updates_done(); updates < total; ++updates) {
-    int64_t worker;
-    if (!s.held.empty()) {
-      worker = s.held.front().first;
-      s.incoming.copy_(s.held.front().second);
-      s.held.pop_front();
-    } else {
-      worker = ops.receive(-1);
-    }
+    const int64_t worker = ops.take(-1);
     const bool last = updates + 1 == total;
     order(last ? kApplyLast : kApply, worker);
     torch::Tensor loss = s.incoming[s.slice.size()].clone();
