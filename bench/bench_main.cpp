@@ -124,8 +124,8 @@ void BM_ServerUpdate10M(benchmark::State& state, const std::string& algo) {
   int64_t i = 0;
   for (auto _ : state) {
     int64_t w = i++ % 4;
-    server->parameters_for(w, 0.01, sent);
-    server->apply(w, w == 0 ? worker->message(gradient, sent) : gradient, 0.01);
+    server->parameters_for(w, sent);
+    server->apply(w, w == 0 ? worker->message(gradient, sent, 0.01) : gradient, 0.01);
   }
 }
 

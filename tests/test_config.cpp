@@ -130,6 +130,41 @@ TEST(Config, ResolvedTomlRoundTrips) {
   EXPECT_EQ(again.lr_milestones, (std::vector<double>{3, 5}));
 }
 
+// Zheng et al.'s published strengths: 0.04 for DC-ASGD-c, λ₀ = 2 with m = 0.95 for DC-ASGD-a;
+// a value the user sets wins.
+TEST(Config, DelayCompensationDefaultsArePublished) {
+  RunConfig constant = parse_config("", {"algo=dc-asgd"});
+  EXPECT_DOUBLE_EQ(constant.dc_lambda, 0.04);
+  EXPECT_FALSE(constant.dc_adaptive);
+  RunConfig adaptive = parse_config("", {"algo=dana-dc", "dc.adaptive=true"});
+  EXPECT_DOUBLE_EQ(adaptive.dc_lambda, 2.0);
+  EXPECT_DOUBLE_EQ(adaptive.dc_ms_decay, 0.95);
+  EXPECT_DOUBLE_EQ(
+      parse_config("", {"algo=dc-asgd", "dc.adaptive=true", "dc.lambda=0.5"}).dc_lambda, 0.5);
+  // The resolved value is what config.toml keeps, so a resumed run uses it.
+  EXPECT_DOUBLE_EQ(parse_config(to_toml(adaptive), {}).dc_lambda, 2.0);
+}
+
+// lr_scaling = "linear": η·P, the warm-up from η (the single-worker rate) to η·P; sync only.
+TEST(LrSchedule, LinearScalingForTheSynchronousFamily) {
+  RunConfig c = parse_config("", {"algo=ssgd", "workers=8", "lr=0.1", "lr_scaling=linear",
+                                  "lr_schedule=constant", "warmup_epochs=5"});
+  LrSchedule schedule(c);
+  EXPECT_NEAR(schedule.at(0), 0.1, 1e-12);
+  EXPECT_NEAR(schedule.at(2.5), 0.45, 1e-12);
+  EXPECT_NEAR(schedule.at(5), 0.8, 1e-12);
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=dana-zero", "lr_scaling=linear"});
+      },
+      {"lr_scaling", "synchronous"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=ssgd", "lr_scaling=square"});
+      },
+      {"lr_scaling", "linear"});
+}
+
 TEST(LrSchedule, MultistepCosineWarmup) {
   RunConfig c =
       parse_config("", {"lr=0.1", "epochs=160", "warmup_epochs=0", "lr_schedule=multistep",

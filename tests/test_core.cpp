@@ -105,17 +105,19 @@ TEST(LocalSgd, MatchesTorchNesterovWeightDecay) { expect_matches_torch_sgd(0.9, 
 TEST(LocalSgd, MatchesTorchMomentumWeightDecay) { expect_matches_torch_sgd(0.5, false, 0.1); }
 
 TEST(LocalSgd, HandComputedTwoSteps) {
-  // θ0 = 1, g = 2 then 4, η = 0.1, γ = 0.5, λ = 0.
-  // step 1: v = 2, θ = 1 - 0.2 = 0.8;  step 2: v = 0.5*2 + 4 = 5, θ = 0.8 - 0.5 = 0.3.
+  // θ0 = 1, g = 2 then 4, η = 0.1 then 0.05, γ = 0.5, λ = 0; η sits inside v:
+  // step 1: v = 0.1·2 = 0.2, θ = 1 − 0.2 = 0.8;
+  // step 2: v = 0.5·0.2 + 0.05·4 = 0.3, θ = 0.8 − 0.3 = 0.5.
+  // (PyTorch's convention, v = γv + g, θ −= ηv, would give θ = 0.8 − 0.05·5 = 0.55.)
   auto theta = torch::ones({1});
   LocalSgd sgd({0.5, false, 0.0}, theta);
   auto g = torch::full({1}, 2.0f);
   sgd.step(theta, g, 0.1);
   EXPECT_FLOAT_EQ(theta.item<float>(), 0.8f);
   g = torch::full({1}, 4.0f);
-  sgd.step(theta, g, 0.1);
-  EXPECT_FLOAT_EQ(theta.item<float>(), 0.3f);
-  EXPECT_FLOAT_EQ(sgd.momentum_buffer().item<float>(), 5.0f);
+  sgd.step(theta, g, 0.05);
+  EXPECT_FLOAT_EQ(theta.item<float>(), 0.5f);
+  EXPECT_FLOAT_EQ(sgd.momentum_buffer().item<float>(), 0.3f);
 }
 
 }  // namespace

@@ -44,6 +44,11 @@ const std::string kSmall =
     "--set threads=1 --set lr=0.01 --set lr_schedule=constant --set warmup_epochs=0 "
     "--set eval_every=0.5 ";
 
+// η changes at every update and weight decay is on: a message's rate (sent with the parameters)
+// and the decay taken at the point a gradient was computed both show in the parameters.
+const std::string kChangingSchedule =
+    "--set lr_schedule=cosine --set warmup_epochs=0.25 --set weight_decay=1e-3 ";
+
 dsgd::TensorMap final_state(const fs::path& run) {
   return dsgd::load_checkpoint((run / "checkpoint.pt").string());
 }
@@ -53,7 +58,8 @@ double relative_error(const torch::Tensor& a, const torch::Tensor& b) {
 
 TEST(Mpi, AsyncOneWorkerIsTheSimulator) {
   fs::path mpi = fresh_dir("mpi_one"), sim = fresh_dir("sim_one");
-  const std::string job = kSmall + "--set algo=dana-slim --set workers=1 ";
+  // A changing schedule and weight decay: the rate each worker gets with its parameters counts.
+  const std::string job = kSmall + "--set algo=dana-slim --set workers=1 " + kChangingSchedule;
   CliResult r = run_mpi(2, job + "--engine mpi --out " + mpi.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
@@ -61,8 +67,10 @@ TEST(Mpi, AsyncOneWorkerIsTheSimulator) {
   EXPECT_EQ(relative_error(dsgd::checkpoint_entry(a, "engine/server/theta"),
                            dsgd::checkpoint_entry(b, "engine/server/theta")),
             0.0);
-  EXPECT_EQ(without_columns(read_csv(mpi / "metrics.csv"), {"wall_time", "sim_time"}),
-            without_columns(read_csv(sim / "metrics.csv"), {"wall_time", "sim_time"}));
+  // The gap aside: the simulator measures DANA-Slim's at the actual parameters Θ + γΣv_j, which
+  // on MPI live on the workers, so the MPI server reports Θ_now − Θ_sent (docs/design.md).
+  EXPECT_EQ(without_columns(read_csv(mpi / "metrics.csv"), {"wall_time", "sim_time", "gap_rms"}),
+            without_columns(read_csv(sim / "metrics.csv"), {"wall_time", "sim_time", "gap_rms"}));
   fs::remove_all(mpi);
   fs::remove_all(sim);
 }
@@ -71,7 +79,7 @@ TEST(Mpi, AsyncOneWorkerIsTheSimulator) {
 // server's parameters (same rules, same per-worker streams: only the engine differs).
 TEST(Mpi, AsyncTraceReplayReproducesTheRun) {
   fs::path mpi = fresh_dir("mpi_three"), sim = fresh_dir("sim_three"), trace = fresh_dir("trace");
-  const std::string job = kSmall + "--set algo=dana-zero --set workers=3 ";
+  const std::string job = kSmall + "--set algo=dana-zero --set workers=3 " + kChangingSchedule;
   CliResult r = run_mpi(4, job + "--engine mpi --set timing.record_trace=" + trace.string() +
                                " --out " + mpi.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -245,14 +253,11 @@ TEST(Mpi, BadLaunchesEndEveryRankWithExitTwo) {
       run_mpi(3, kSmall + "--set algo=asgd --set workers=3 --engine mpi --out " + out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("needs 4 MPI ranks"), std::string::npos) << r.output;
-  // ... and 5 with two servers; servers without MPI is an error too.
+  // ... and 5 with two servers (in the simulator, servers only split the priced link).
   r = run_mpi(4, kSmall + "--set algo=asgd --set workers=3 --set servers=2 --engine mpi --out " +
                      out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("needs 5 MPI ranks"), std::string::npos) << r.output;
-  r = run_dsgd(kSmall + "--set algo=asgd --set workers=3 --set servers=2 --out " + out.string());
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("needs engine = \"mpi\""), std::string::npos) << r.output;
   // Rank 1 with another learning rate.
   r = run_mpi(1, kSmall + "--set algo=kavg --set workers=2 --engine mpi --out " + out.string(),
               " : -n 1 " + std::string(DSGD_BINARY) + " " + kSmall +

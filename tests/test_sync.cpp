@@ -146,12 +146,13 @@ TEST(SyncRound, KavgStepsAndAveragesByHand) {
       expect_values(learner.params, {1.725f, 2.825f});
       expect_values(learner.buffers, {15.0f});
     }
+    // Velocities hold η·d terms (η inside v): 0.1·(0.5·g1 + g2) per learner.
     if (average_momentum) {
       for (auto& learner : learners)
-        expect_values(learner.optimizer.momentum_buffer(), {1.25f, 1.25f});
+        expect_values(learner.optimizer.momentum_buffer(), {0.125f, 0.125f});
     } else {
-      expect_values(learners[0].optimizer.momentum_buffer(), {0.5f, 1.5f});
-      expect_values(learners[1].optimizer.momentum_buffer(), {2.0f, 1.0f});
+      expect_values(learners[0].optimizer.momentum_buffer(), {0.05f, 0.15f});
+      expect_values(learners[1].optimizer.momentum_buffer(), {0.2f, 0.1f});
     }
   }
 }
@@ -306,6 +307,21 @@ TEST(SyncSim, OneLearnerIsSingleWorkerSgd) {
     fs::remove_all(one);
   }
   fs::remove_all(sgd);
+}
+
+// lr_scaling = "linear" is the same run as lr·P set by hand (no warm-up here: with one, the
+// scaled run's warm-up starts from lr instead of lr·P/P).
+TEST(SyncSim, LinearLrScalingIsLrTimesP) {
+  const std::string job =
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.5 "
+      "--set threads=1 --set algo=ssgd --set workers=4 --set warmup_epochs=0 ";
+  fs::path scaled = fresh_dir("scaled"), by_hand = fresh_dir("by_hand");
+  run_ok(job + "--set lr=0.01 --set lr_scaling=linear", scaled);
+  run_ok(job + "--set lr=0.04", by_hand);
+  EXPECT_EQ(without_columns(read_csv(scaled / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(by_hand / "metrics.csv"), {"wall_time"}));
+  fs::remove_all(scaled);
+  fs::remove_all(by_hand);
 }
 
 TEST(SyncSim, SameSeedSameMetrics) {

@@ -20,19 +20,15 @@ class AsgdServer : public ThetaServer {
   AsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
       : ThetaServer(options, theta0, workers) {}
 
-  // g = message, η = lr, λ = weight_decay_, θ = theta_.
+  // d = message, η = lr, θ = theta_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
     check_call(worker, message);
-    // θ ← θ − η(g + λθ), as θ ← θ − ηλθ then θ ← θ − ηg (no buffer for d: the server keeps
-    // θ only)
-    if (weight_decay_ != 0.0) theta_.add_(theta_, -lr * weight_decay_);
+    // θ ← θ − ηd
     theta_.add_(message, -lr);
   }
 
   int64_t state_bytes() const override { return bytes_of(theta_); }
   NamedTensors state() override { return {{"theta", theta_}}; }
-
- private:
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // ASGD-M: asynchronous SGD with heavy-ball momentum at the parameter server. The server keeps
-// θ and one momentum buffer v that every worker's (stale) gradient flows into, exactly as a
-// PyTorch SGD optimizer on the server would; with one worker it is SGD with momentum. It is the
+// θ and one momentum buffer v that every worker's (stale) gradient flows into, as an SGD
+// optimizer on the server would; with one worker it is SGD with momentum. It is the
 // "ASGD with momentum" baseline of the DANA paper (Hakimi et al. 2019, "Taming Momentum in a
 // Distributed Asynchronous Environment").
 #include <memory>
@@ -20,14 +20,13 @@ class AsgdMomentumServer : public ThetaServer {
   AsgdMomentumServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
       : ThetaServer(options, theta0, workers), v_(torch::zeros_like(theta_)) {}
 
-  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v = v_.
+  // d = message, η = lr, γ = momentum_, θ = theta_, v = v_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
     check_call(worker, message);
-    // v ← γv + d,  d = g + λθ
-    at::add_out(v_, message, v_, momentum_);
-    if (weight_decay_ != 0.0) v_.add_(theta_, weight_decay_);
-    // θ ← θ − ηv
-    theta_.add_(v_, -lr);
+    // v ← γv + ηd
+    accumulate(v_, message, lr);
+    // θ ← θ − v
+    theta_.sub_(v_);
   }
 
   int64_t state_bytes() const override { return bytes_of(theta_) + bytes_of(v_); }

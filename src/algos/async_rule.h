@@ -6,10 +6,16 @@
 // element-wise, so an engine may also shard the flat vector and run one server rule per slice.
 //
 // Protocol, for each worker i:
-//   server.parameters_for(i, lr, out)        -> worker computes g at `out` (called θ̂_i)
-//   msg = worker_rule[i].message(g, θ̂_i)
-//   server.apply(i, msg, lr)                 -> server state advances by one update
-// `lr` is η at the server's current update count (schedules live in the engine).
+//   server.parameters_for(i, out)            -> worker computes g at `out` (called θ̂_i)
+//   msg = worker_rule[i].message(g, θ̂_i, η)
+//   server.apply(i, msg, η)                  -> server state advances by one update
+//
+// Momentum convention (docs/design.md): the learning rate sits inside the velocity, as in the
+// DANA paper: v ← γv + η·d, θ ← θ − v, and the look-ahead is θ − γ·Σv. Weight decay belongs to
+// the gradient at the point it was computed at: d = g + λ·θ̂_i. `η` of a message is the rate in
+// force when its worker was sent θ̂_i (the schedule at that server update count), so a worker
+// knows it when it builds its message and the server applies the same value. With these, DANA-Slim
+// and DANA-Zero are one algorithm under any schedule and any weight decay.
 #pragma once
 
 #include <torch/torch.h>
@@ -24,8 +30,8 @@ namespace dsgd {
 
 struct AsyncOptions {
   double momentum = 0.9;      // γ
-  double weight_decay = 0.0;  // λ, applied as d = g + λθ with the server's current θ
-  double dc_lambda = 2.0;     // λ_dc of delay compensation (dc-asgd, dana-dc)
+  double weight_decay = 0.0;  // λ, applied as d = g + λθ̂_i at the point g was computed at
+  double dc_lambda = 0.04;    // λ_dc of delay compensation (dc-asgd, dana-dc); see config
   bool dc_adaptive = false;   // DC-ASGD-a: λ_t = λ_dc / sqrt(MS_i + ε), element-wise
   double dc_ms_decay = 0.95;  // m in MS_i ← m·MS_i + (1−m)·g⊙g
   double dc_epsilon = 1e-7;   // ε
@@ -39,8 +45,8 @@ class AsyncServerRule {
  public:
   virtual ~AsyncServerRule() = default;
   // Writes the parameters to send worker i into `out` (same shape as θ, preallocated).
-  virtual void parameters_for(int64_t worker, double lr, torch::Tensor& out) = 0;
-  // Applies worker i's message: one server update.
+  virtual void parameters_for(int64_t worker, torch::Tensor& out) = 0;
+  // Applies worker i's message, built at learning rate `lr`: one server update.
   virtual void apply(int64_t worker, const torch::Tensor& message, double lr) = 0;
   // The parameters to evaluate (θ, or Θ for dana-slim). A view of server state: do not modify.
   virtual const torch::Tensor& center() const = 0;
@@ -52,21 +58,44 @@ class AsyncServerRule {
 class AsyncWorkerRule {
  public:
   virtual ~AsyncWorkerRule() = default;
-  // Turns the gradient g computed at the received parameters θ̂_i into the message to send.
-  // The returned tensor may alias worker state; the engine sends (copies) it before the next call.
-  virtual torch::Tensor message(const torch::Tensor& gradient, const torch::Tensor& received) = 0;
+  // Turns the gradient g computed at the received parameters θ̂_i into the message to send, at
+  // the message's learning rate `lr`. The returned tensor may alias worker state or `gradient`;
+  // the engine sends (copies) it before the next call.
+  virtual torch::Tensor message(const torch::Tensor& gradient, const torch::Tensor& received,
+                                double lr) = 0;
   virtual int64_t state_bytes() const = 0;
   virtual NamedTensors state() = 0;
+  // For rules whose server keeps a look-ahead rather than the model's parameters θ (DANA-Slim):
+  // follow_parameters moves `theta` as this worker's last message moved the model (θ ← θ − v_i),
+  // so that an engine holding every worker (the simulator) can follow θ for the gap telemetry.
+  virtual bool follows_parameters() const { return false; }
+  virtual void follow_parameters(torch::Tensor& /*theta*/) const {}
 };
 
-// Worker rule for algorithms whose message is the raw gradient.
+// Worker rule for algorithms whose message is the gradient of the regularised loss at the
+// received parameters, d = g + λθ̂_i.
 class GradientWorkerRule : public AsyncWorkerRule {
  public:
-  torch::Tensor message(const torch::Tensor& gradient, const torch::Tensor&) override {
-    return gradient;
+  // `like`: shaped like θ; the buffer for d is made here, so that messages never allocate.
+  GradientWorkerRule(double weight_decay, const torch::Tensor& like) : weight_decay_(weight_decay) {
+    if (weight_decay_ != 0.0) decayed_ = torch::empty(like.sizes(), like.options());
   }
-  int64_t state_bytes() const override { return 0; }
+  torch::Tensor message(const torch::Tensor& gradient, const torch::Tensor& received,
+                        double /*lr*/) override {
+    if (weight_decay_ == 0.0) return gradient;
+    // d = g + λθ̂_i
+    at::add_out(decayed_, gradient, received, weight_decay_);
+    return decayed_;
+  }
+  int64_t state_bytes() const override {
+    return decayed_.defined() ? decayed_.numel() * static_cast<int64_t>(decayed_.element_size())
+                              : 0;
+  }
   NamedTensors state() override { return {}; }
+
+ private:
+  double weight_decay_;    // λ
+  torch::Tensor decayed_;  // d, when λ ≠ 0
 };
 
 struct AsyncAlgorithm {

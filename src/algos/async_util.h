@@ -89,17 +89,18 @@ inline int64_t bytes_of(const torch::Tensor& t) {
   return t.defined() ? t.numel() * static_cast<int64_t>(t.element_size()) : 0;
 }
 
-// What every server rule holds: θ (its own contiguous copy of θ0), γ, λ, N, and the per-call
-// checks. parameters_for sends θ itself; rules that send something else override it.
+// What every server rule holds: θ (its own contiguous copy of θ0), γ, N, and the per-call
+// checks. parameters_for sends θ itself; rules that send something else override it. Weight
+// decay is not the server's: workers fold it into their messages (async_rule.h).
 class ThetaServer : public AsyncServerRule {
  public:
   ThetaServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
       : momentum_(options.momentum),
-        weight_decay_(options.weight_decay),
         workers_(workers),
-        theta_(copy_parameters(theta0)) {}
+        theta_(copy_parameters(theta0)),
+        momentum_scalar_(torch::full({}, options.momentum, theta_.options())) {}
 
-  void parameters_for(int64_t worker, double /*lr*/, torch::Tensor& out) override {
+  void parameters_for(int64_t worker, torch::Tensor& out) override {
     check_worker(worker, workers_);
     out.copy_(theta_);
   }
@@ -110,11 +111,18 @@ class ThetaServer : public AsyncServerRule {
     check_worker(worker, workers_);
     check_message(message, theta_);
   }
+  // v ← γv + ηd. γ multiplies as a 0-dim tensor: Tensor::mul_(double) wraps the double in a
+  // freshly allocated tensor on every call, and an update must not allocate.
+  void accumulate(torch::Tensor& v, const torch::Tensor& d, double lr) const {
+    v.mul_(momentum_scalar_).add_(d, lr);
+  }
 
   double momentum_;      // γ
-  double weight_decay_;  // λ
   int64_t workers_;      // N
   torch::Tensor theta_;  // θ
+
+ private:
+  torch::Tensor momentum_scalar_;  // γ, 0-dim
 };
 
 // One vector per worker: a single [N, P] block (one allocation, one checkpoint entry) and views
@@ -127,19 +135,19 @@ struct PerWorker {
   std::vector<torch::Tensor> rows;
 };
 
-// The registry entry of an algorithm whose workers send their raw gradients.
+// The registry entry of an algorithm whose workers send d = g + λθ̂_i.
 template <class Server>
 AsyncAlgorithm gradient_algorithm(std::string name, std::string description) {
-  return {
-      std::move(name), std::move(description),
-      [](const AsyncOptions& options, const torch::Tensor& theta0,
-         int64_t workers) -> std::unique_ptr<AsyncServerRule> {
-        check_setup(options, theta0, workers);
-        return std::make_unique<Server>(options, theta0, workers);
-      },
-      [](const AsyncOptions&, int64_t, const torch::Tensor&) -> std::unique_ptr<AsyncWorkerRule> {
-        return std::make_unique<GradientWorkerRule>();
-      }};
+  return {std::move(name), std::move(description),
+          [](const AsyncOptions& options, const torch::Tensor& theta0,
+             int64_t workers) -> std::unique_ptr<AsyncServerRule> {
+            check_setup(options, theta0, workers);
+            return std::make_unique<Server>(options, theta0, workers);
+          },
+          [](const AsyncOptions& options, int64_t,
+             const torch::Tensor& theta0) -> std::unique_ptr<AsyncWorkerRule> {
+            return std::make_unique<GradientWorkerRule>(options.weight_decay, theta0);
+          }};
 }
 
 }  // namespace async_internal

@@ -1,9 +1,16 @@
 // DANA-DC: DANA-Zero with the delay compensation of DC-ASGD (Hakimi, Barkai, Gabel, Schuster
 // 2019, "Taming Momentum in a Distributed Asynchronous Environment"; compensation from Zheng et
-// al. 2017). Workers get DANA-Zero's look-ahead θ − ηγΣ_j v_j, which the server also records as
-// θ̂_i; a gradient g from worker i is first corrected to g + λ_t·g⊙g⊙(θ − θ̂_i), with θ the
-// server's current parameters, and then applied exactly as in DANA-Zero. The paper's default is
-// λ_dc = 2; dc_adaptive gives λ_t = λ_dc / sqrt(MS_i + ε) as in DC-ASGD-a.
+// al. 2017). Workers get DANA-Zero's look-ahead θ − γΣ_j v_j, which the server also records as
+// θ̂_i; a message d from worker i is first corrected to d + λ_t·d⊙d⊙(θ − θ̂_i) and then applied
+// exactly as in DANA-Zero, so λ_dc = 0 is DANA-Zero.
+//
+// θ in the correction is the server's current θ, not its current look-ahead: that is what the
+// DANA paper's simulator does (its delay_compensation() takes the master weights saved right
+// after the optimizer step, before the look-ahead is subtracted). A consequence worth knowing:
+// even without delay (one worker) θ − θ̂_i = γv ≠ 0, so with λ_dc > 0 DANA-DC is not Nesterov;
+// the compensation then also corrects for the look-ahead itself. The constant and adaptive forms
+// and their published defaults are DC-ASGD's (delay_compensation.h); the DANA authors' simulator
+// defaults to the constant form with λ_dc = 2.
 #include <memory>
 #include <vector>
 
@@ -28,32 +35,29 @@ class DanaDcServer : public ThetaServer {
         v_sum_(torch::zeros_like(theta_)),
         compensation_(options, theta_, workers) {}
 
-  // η = lr, γ = momentum_, θ = theta_, S = v_sum_, θ̂_i kept by compensation_.
-  void parameters_for(int64_t worker, double lr, torch::Tensor& out) override {
+  // γ = momentum_, θ = theta_, S = v_sum_, θ̂_i kept by compensation_.
+  void parameters_for(int64_t worker, torch::Tensor& out) override {
     check_worker(worker, workers_);
-    // out = θ − ηγS   (the look-ahead);  θ̂_i ← out
-    at::add_out(out, theta_, v_sum_, -lr * momentum_);
+    // out = θ − γS   (the look-ahead);  θ̂_i ← out
+    at::add_out(out, theta_, v_sum_, -momentum_);
     compensation_.record(worker, out);
   }
 
-  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v_i = v_[i],
-  // S = v_sum_.
+  // d = message, η = lr, γ = momentum_, θ = theta_, v_i = v_[i], S = v_sum_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
     check_call(worker, message);
     torch::Tensor& v = v_[worker];
     // S ← S − v_i   (the old v_i leaves the sum)
     v_sum_.sub_(v);
-    // v_i ← γv_i + d,  d = g + λ_t·g⊙g⊙(θ − θ̂_i) + λθ, in three steps:
-    //   v_i ← γv_i + g
-    at::add_out(v, message, v, momentum_);
-    //   v_i ← v_i + λ_t·g⊙g⊙(θ − θ̂_i)
-    compensation_.add_to(v, worker, message, theta_);
-    //   v_i ← v_i + λθ
-    if (weight_decay_ != 0.0) v.add_(theta_, weight_decay_);
+    // v_i ← γv_i + η(d + λ_t·d⊙d⊙(θ − θ̂_i)), in two steps:
+    //   v_i ← γv_i + ηd
+    accumulate(v, message, lr);
+    //   v_i ← v_i + η·λ_t·d⊙d⊙(θ − θ̂_i)
+    compensation_.add_to(v, worker, message, theta_, lr);
     // S ← S + v_i   (the new v_i joins it)
     v_sum_.add_(v);
-    // θ ← θ − ηv_i
-    theta_.add_(v, -lr);
+    // θ ← θ − v_i
+    theta_.sub_(v);
   }
 
   int64_t state_bytes() const override {

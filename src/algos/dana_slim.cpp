@@ -1,9 +1,12 @@
 // DANA-Slim: DANA with the momentum moved to the workers (Hakimi, Barkai, Gabel, Schuster
 // 2019, "Taming Momentum in a Distributed Asynchronous Environment"). Each worker keeps its own
-// momentum v_i and sends Bengio's form of the Nesterov step, m = γv_i + (g + λΘ); the server
-// keeps only Θ and applies Θ ← Θ − ηm, so it costs no more server memory than plain ASGD. With
-// constant η and λ = 0, Θ is exactly the look-ahead point DANA-Zero sends (θ − ηγΣ_j v_j), and
-// with one worker it follows SGD with Nesterov momentum.
+// momentum v_i and sends Bengio's form of the Nesterov step, m = γv_i + ηd with d = g + λΘ̂_i;
+// the server keeps only Θ and applies Θ ← Θ − m, so it costs no more server memory than plain
+// ASGD. Θ is exactly the look-ahead DANA-Zero sends, θ − γΣ_j v_j, under any schedule and any
+// weight decay: with η inside the velocity (async_rule.h), DANA-Zero's look-ahead moves by
+//   Θ' − Θ = −v_i' − γ(v_i' − v_i) = −(γv_i' + ηd),   v_i' = γv_i + ηd,
+// which is m. DANA-Zero keeps its look-ahead with the same operations (dana_zero.cpp), so the two
+// send bit-identical parameters. With one worker it follows SGD with Nesterov momentum.
 #include <memory>
 
 #include "algos/async_algorithms.h"
@@ -20,14 +23,14 @@ using async_internal::ThetaServer;
 
 class DanaSlimServer : public ThetaServer {
  public:
-  // No γ or λ at the server: the workers fold both into their messages.
+  // No γ, η or λ at the server: the workers fold them into their messages.
   using ThetaServer::ThetaServer;
 
-  // m = message, η = lr, Θ = theta_. No weight decay here: the worker folded λΘ into m.
-  void apply(int64_t worker, const torch::Tensor& message, double lr) override {
+  // m = message, Θ = theta_.
+  void apply(int64_t worker, const torch::Tensor& message, double /*lr*/) override {
     check_call(worker, message);
-    // Θ ← Θ − ηm
-    theta_.add_(message, -lr);
+    // Θ ← Θ − m
+    theta_.sub_(message);
   }
 
   int64_t state_bytes() const override { return bytes_of(theta_); }
@@ -40,19 +43,23 @@ class DanaSlimWorker : public AsyncWorkerRule {
       : momentum_(options.momentum),
         weight_decay_(options.weight_decay),
         v_(torch::zeros(theta0.sizes(), theta0.options())),
-        message_(torch::empty_like(v_)) {}
+        message_(torch::empty_like(v_)),
+        momentum_scalar_(torch::full({}, options.momentum, v_.options())),
+        lr_scalar_(torch::zeros({}, v_.options())) {}
 
-  // g = gradient, Θ = received (the parameters g was computed at), γ = momentum_,
+  // g = gradient, Θ̂_i = received (the parameters g was computed at), η = lr, γ = momentum_,
   // λ = weight_decay_, v_i = v_, m = message_.
-  torch::Tensor message(const torch::Tensor& gradient, const torch::Tensor& received) override {
+  torch::Tensor message(const torch::Tensor& gradient, const torch::Tensor& received,
+                        double lr) override {
     check_message(gradient, v_);
     check_message(received, v_);
-    // v_i ← γv_i + (g + λΘ)
-    at::add_out(v_, gradient, v_, momentum_);
-    if (weight_decay_ != 0.0) v_.add_(received, weight_decay_);
-    // m = γv_i + (g + λΘ)   (with the updated v_i)
-    at::add_out(message_, gradient, v_, momentum_);
-    if (weight_decay_ != 0.0) message_.add_(received, weight_decay_);
+    // m ← d = g + λΘ̂_i   (m holds d until the last step)
+    at::add_out(message_, gradient, received, weight_decay_);
+    // v_i ← γv_i + ηd   (γ and η multiply as 0-dim tensors: a double would allocate one)
+    v_.mul_(momentum_scalar_).add_(message_, lr);
+    // m = γv_i + ηd   (with the updated v_i)
+    lr_scalar_.fill_(lr);
+    message_.mul_(lr_scalar_).add_(v_, momentum_);
     return message_;
   }
 
@@ -61,11 +68,17 @@ class DanaSlimWorker : public AsyncWorkerRule {
   // The message buffer is rebuilt on every call: only v_i needs checkpointing.
   NamedTensors state() override { return {{"v", v_}}; }
 
+  // DANA-Zero's θ moves by −v_i with this worker's message (θ = Θ + γΣ_j v_j).
+  bool follows_parameters() const override { return true; }
+  void follow_parameters(torch::Tensor& theta) const override { theta.sub_(v_); }
+
  private:
   double momentum_;
   double weight_decay_;
-  torch::Tensor v_;        // v_i
-  torch::Tensor message_;  // m
+  torch::Tensor v_;                // v_i
+  torch::Tensor message_;          // m
+  torch::Tensor momentum_scalar_;  // γ, 0-dim
+  torch::Tensor lr_scalar_;        // η of the current message, 0-dim
 };
 
 }  // namespace

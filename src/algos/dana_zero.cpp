@@ -1,10 +1,15 @@
 // DANA-Zero: Distributed Asynchronous Nesterov-Accelerated gradient (Hakimi, Barkai, Gabel,
 // Schuster 2019, "Taming Momentum in a Distributed Asynchronous Environment"). The server keeps
 // one momentum buffer per worker, like Multi-ASGD, and sends each worker not θ but an estimate
-// of where θ will be once the other workers' momentum has been applied: θ − ηγΣ_j v_j. The
-// gradient is thus computed near the point it will be applied at, which lets momentum be used at
-// full strength despite staleness. With one worker the points sent follow SGD with Nesterov
-// momentum. The sum S = Σ_j v_j is kept up to date incrementally, so sending costs one pass.
+// of where θ will be once the other workers' momentum has been applied: the look-ahead
+// Θ = θ − γΣ_j v_j (η is inside the velocities, async_rule.h). The gradient is thus computed near
+// the point it will be applied at, which lets momentum be used at full strength despite
+// staleness. With one worker the points sent follow SGD with Nesterov momentum.
+//
+// Θ is kept up to date incrementally, so sending costs one copy: when v_i becomes
+// v_i' = γv_i + ηd, Θ moves by −v_i' − γ(v_i' − v_i) = −(ηd + γv_i'). That step is computed with
+// exactly DANA-Slim's operations (dana_slim.cpp), so that the two rules, one algorithm, also
+// send bit-identical parameters in float32, where training amplifies any rounding difference.
 #include <memory>
 #include <vector>
 
@@ -16,6 +21,7 @@ namespace {
 
 using async_internal::bytes_of;
 using async_internal::check_worker;
+using async_internal::copy_parameters;
 using async_internal::gradient_algorithm;
 using async_internal::PerWorker;
 using async_internal::ThetaServer;
@@ -25,39 +31,45 @@ class DanaZeroServer : public ThetaServer {
   DanaZeroServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
       : ThetaServer(options, theta0, workers),
         v_(theta_, workers),
-        v_sum_(torch::zeros_like(theta_)) {}
+        look_ahead_(copy_parameters(theta0)),
+        step_(torch::empty_like(theta_)),
+        lr_scalar_(torch::zeros({}, theta_.options())) {}
 
-  // η = lr, γ = momentum_, θ = theta_, S = v_sum_.
-  void parameters_for(int64_t worker, double lr, torch::Tensor& out) override {
+  // Θ = look_ahead_.
+  void parameters_for(int64_t worker, torch::Tensor& out) override {
     check_worker(worker, workers_);
-    // out = θ − ηγS   (the look-ahead)
-    at::add_out(out, theta_, v_sum_, -lr * momentum_);
+    // out = Θ = θ − γΣ_j v_j   (the look-ahead)
+    out.copy_(look_ahead_);
   }
 
-  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v_i = v_[i],
-  // S = v_sum_.
+  // d = message, η = lr, γ = momentum_, θ = theta_, v_i = v_[i], Θ = look_ahead_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
     check_call(worker, message);
     torch::Tensor& v = v_[worker];
-    // S ← S − v_i   (the old v_i leaves the sum)
-    v_sum_.sub_(v);
-    // v_i ← γv_i + d,  d = g + λθ
-    at::add_out(v, message, v, momentum_);
-    if (weight_decay_ != 0.0) v.add_(theta_, weight_decay_);
-    // S ← S + v_i   (the new v_i joins it)
-    v_sum_.add_(v);
-    // θ ← θ − ηv_i
-    theta_.add_(v, -lr);
+    // v_i ← γv_i + ηd
+    accumulate(v, message, lr);
+    // θ ← θ − v_i
+    theta_.sub_(v);
+    // Θ ← Θ − (ηd + γv_i), the step built as DANA-Slim's worker builds its message
+    lr_scalar_.fill_(lr);
+    at::mul_out(step_, message, lr_scalar_).add_(v, momentum_);
+    look_ahead_.sub_(step_);
   }
 
+  // θ, the buffers, Θ, and the scratch the step is built in.
   int64_t state_bytes() const override {
-    return bytes_of(theta_) + bytes_of(v_.block) + bytes_of(v_sum_);
+    return bytes_of(theta_) + bytes_of(v_.block) + bytes_of(look_ahead_) + bytes_of(step_);
   }
-  NamedTensors state() override { return {{"theta", theta_}, {"v", v_.block}, {"v_sum", v_sum_}}; }
+  // The step is rebuilt on every update: it needs no checkpoint.
+  NamedTensors state() override {
+    return {{"theta", theta_}, {"v", v_.block}, {"look_ahead", look_ahead_}};
+  }
 
  private:
-  PerWorker v_;          // v_1..v_N as one [N, P] block
-  torch::Tensor v_sum_;  // S = Σ_j v_j
+  PerWorker v_;               // v_1..v_N as one [N, P] block
+  torch::Tensor look_ahead_;  // Θ = θ − γΣ_j v_j
+  torch::Tensor step_;        // ηd + γv_i, scratch
+  torch::Tensor lr_scalar_;   // η as a 0-dim tensor (a double would allocate one per update)
 };
 
 }  // namespace
@@ -65,7 +77,7 @@ class DanaZeroServer : public ThetaServer {
 AsyncAlgorithm dana_zero_algorithm() {
   return gradient_algorithm<DanaZeroServer>(
       "dana-zero",
-      "DANA-Zero: a momentum buffer per worker; workers get the look-ahead theta - lr*m*sum(v)");
+      "DANA-Zero: a momentum buffer per worker; workers get the look-ahead theta - m*sum(v)");
 }
 
 }  // namespace dsgd

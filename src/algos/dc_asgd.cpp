@@ -3,8 +3,9 @@
 // worker i computed at θ̂_i is corrected towards the gradient at the server's current θ with a
 // first-order Taylor term whose Hessian is approximated by g⊙g: g + λ_t·g⊙g⊙(θ − θ̂_i). The
 // server records θ̂_i for every worker when sending. Here the corrected gradient then goes
-// through server momentum as in ASGD-M; γ = 0 gives the paper's original algorithm, and
-// dc_adaptive its DC-ASGD-a variant with λ_t = λ_dc / sqrt(MS_i + ε).
+// through server momentum as in ASGD-M (and in MXNet's DCASGD); γ = 0 gives the paper's
+// algorithm. The constant form DC-ASGD-c uses λ_t = λ_dc (published: 0.04), dc.adaptive the
+// DC-ASGD-a form λ_t = λ_dc / sqrt(MS_i + ε) (published: λ_dc = 2, m = 0.95).
 #include <memory>
 
 #include "algos/async_algorithms.h"
@@ -27,25 +28,23 @@ class DcAsgdServer : public ThetaServer {
         compensation_(options, theta_, workers) {}
 
   // θ = theta_, θ̂_i kept by compensation_.
-  void parameters_for(int64_t worker, double /*lr*/, torch::Tensor& out) override {
+  void parameters_for(int64_t worker, torch::Tensor& out) override {
     check_worker(worker, workers_);
     // out = θ;  θ̂_i ← θ
     out.copy_(theta_);
     compensation_.record(worker, theta_);
   }
 
-  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v = v_.
+  // d = message, η = lr, γ = momentum_, θ = theta_, v = v_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
     check_call(worker, message);
-    // v ← γv + d,  d = g + λ_t·g⊙g⊙(θ − θ̂_i) + λθ, in three steps:
-    //   v ← γv + g
-    at::add_out(v_, message, v_, momentum_);
-    //   v ← v + λ_t·g⊙g⊙(θ − θ̂_i)
-    compensation_.add_to(v_, worker, message, theta_);
-    //   v ← v + λθ
-    if (weight_decay_ != 0.0) v_.add_(theta_, weight_decay_);
-    // θ ← θ − ηv
-    theta_.add_(v_, -lr);
+    // v ← γv + η(d + λ_t·d⊙d⊙(θ − θ̂_i)), in two steps:
+    //   v ← γv + ηd
+    accumulate(v_, message, lr);
+    //   v ← v + η·λ_t·d⊙d⊙(θ − θ̂_i)
+    compensation_.add_to(v_, worker, message, theta_, lr);
+    // θ ← θ − v
+    theta_.sub_(v_);
   }
 
   int64_t state_bytes() const override {

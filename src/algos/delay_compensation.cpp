@@ -36,18 +36,18 @@ void DelayCompensation::record(int64_t worker, const torch::Tensor& sent) {
   sent_rows_[worker].copy_(sent);
 }
 
-// g = gradient, θ = theta, θ̂_i = sent_rows_[i], λ_dc = lambda_, m = decay_,
+// g = gradient, θ = theta, scale = the caller's η, θ̂_i = sent_rows_[i], λ_dc = lambda_, m = decay_,
 // r_i = rms_rows_[i] = sqrt(MS_i + ε), (1−m)ε = rms_floor_.
 void DelayCompensation::add_to(torch::Tensor& acc, int64_t worker, const torch::Tensor& gradient,
-                               const torch::Tensor& theta) {
+                               const torch::Tensor& theta, double scale) {
   if (lambda_ == 0.0) return;
   torch::Tensor& hat = sent_rows_[worker];
   // θ̂_i ← (θ − θ̂_i)⊙g   (θ̂_i becomes scratch)
   at::sub_out(hat, theta, hat);
   hat.mul_(gradient);
   if (!adaptive_) {
-    // acc ← acc + λ_dc·g⊙g⊙(θ − θ̂_i)
-    acc.addcmul_(hat, gradient, lambda_);
+    // acc ← acc + scale·λ_dc·g⊙g⊙(θ − θ̂_i)
+    acc.addcmul_(hat, gradient, scale * lambda_);
     return;
   }
   torch::Tensor& r = rms_rows_[worker];
@@ -59,8 +59,8 @@ void DelayCompensation::add_to(torch::Tensor& acc, int64_t worker, const torch::
   r.sqrt_();
   // θ̂_i ← g⊙g⊙(θ − θ̂_i)
   hat.mul_(gradient);
-  // acc ← acc + λ_t·g⊙g⊙(θ − θ̂_i),  λ_t = λ_dc / sqrt(MS_i + ε) = λ_dc / r_i
-  acc.addcdiv_(hat, r, lambda_);
+  // acc ← acc + scale·λ_t·g⊙g⊙(θ − θ̂_i),  λ_t = λ_dc / sqrt(MS_i + ε) = λ_dc / r_i
+  acc.addcdiv_(hat, r, scale * lambda_);
 }
 
 int64_t DelayCompensation::state_bytes() const { return bytes_of(sent_) + bytes_of(rms_); }

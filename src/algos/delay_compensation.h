@@ -3,7 +3,10 @@
 // corrected towards the gradient at θ with the cheap diagonal Hessian estimate g⊙g,
 //   g + λ_t·g⊙g⊙(θ − θ̂_i),
 // where λ_t = λ_dc, or in the adaptive variant (DC-ASGD-a) λ_t = λ_dc / sqrt(MS_i + ε) with
-// MS_i ← m·MS_i + (1−m)·g⊙g a per-worker mean square of the gradients. Private to src/algos/.
+// MS_i ← m·MS_i + (1−m)·g⊙g a per-worker mean square of the gradients (per worker as in the
+// authors' Multiverso code, with ε = 1e-7). The published defaults are λ = 0.04 for the constant
+// form (DC-ASGD-c) and λ₀ = 2, m = 0.95 for the adaptive one (DC-ASGD-a); config.cpp applies
+// them. g is the worker's message d = g + λθ̂_i, as in MXNet's DCASGD. Private to src/algos/.
 #pragma once
 
 #include <torch/torch.h>
@@ -22,11 +25,11 @@ class DelayCompensation {
   // θ̂_i ← sent: the parameters worker i computes its next gradient at.
   void record(int64_t worker, const torch::Tensor& sent);
 
-  // acc ← acc + λ_t·g⊙g⊙(θ − θ̂_i), updating MS_i first when adaptive. θ̂_i serves as scratch,
-  // so it holds garbage until the next record(worker); the protocol always records before the
-  // worker's next message. Does nothing when λ_dc = 0.
+  // acc ← acc + scale·λ_t·g⊙g⊙(θ − θ̂_i), updating MS_i first when adaptive. θ̂_i serves as
+  // scratch, so it holds garbage until the next record(worker); the protocol always records
+  // before the worker's next message. Does nothing when λ_dc = 0.
   void add_to(torch::Tensor& acc, int64_t worker, const torch::Tensor& gradient,
-              const torch::Tensor& theta);
+              const torch::Tensor& theta, double scale);
 
   int64_t state_bytes() const;
   // Appends θ̂ ("theta_hat", [N, P]) and, adaptive only, "dc_rms" ([N, P], sqrt(MS_i + ε)).

@@ -14,18 +14,18 @@ void LocalSgd::step(torch::Tensor& theta, torch::Tensor& grad, double lr) {
   torch::Tensor& d = grad;
   if (options_.weight_decay != 0.0) d.add_(theta, options_.weight_decay);
   if (gamma == 0.0) {
-    // θ ← θ − η d
+    // θ ← θ − ηd
     theta.add_(d, -lr);
     return;
   }
-  // v ← γv + d
-  velocity_.mul_(gamma).add_(d);
+  // v ← γv + ηd
+  velocity_.mul_(gamma).add_(d, lr);
   if (options_.nesterov) {
-    // θ ← θ − η(d + γv)
-    theta.add_(d, -lr).add_(velocity_, -lr * gamma);
+    // θ ← θ − (γv + ηd)
+    theta.add_(velocity_, -gamma).add_(d, -lr);
   } else {
-    // θ ← θ − ηv
-    theta.add_(velocity_, -lr);
+    // θ ← θ − v
+    theta.sub_(velocity_);
   }
 }
 

@@ -1,7 +1,10 @@
 // SGD with momentum, Nesterov and weight decay over one flat parameter vector: the optimizer of
-// single-worker training and of every synchronous learner. Matches torch::optim::SGD with
-// dampening 0 (tests pin this down), but costs a few fused passes over one tensor instead of a
-// loop over every parameter tensor.
+// single-worker training and of every synchronous learner. The learning rate sits inside the
+// velocity, as in every dsgd rule (algos/async_rule.h, docs/design.md):
+//   d = g + λθ,  v ← γv + ηd,  θ ← θ − v   (Nesterov: θ ← θ − (γv + ηd)).
+// At constant η this is torch::optim::SGD with dampening 0 (its buffer is v/η; tests pin this
+// down); when η changes, the velocity keeps the steps it was built from instead of rescaling
+// them. It costs a few fused passes over one tensor instead of a loop over every parameter.
 #pragma once
 
 #include <torch/torch.h>

@@ -22,15 +22,14 @@ class MultiAsgdServer : public ThetaServer {
   MultiAsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
       : ThetaServer(options, theta0, workers), v_(theta_, workers) {}
 
-  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v_i = v_[i].
+  // d = message, η = lr, γ = momentum_, θ = theta_, v_i = v_[i].
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
     check_call(worker, message);
     torch::Tensor& v = v_[worker];
-    // v_i ← γv_i + d,  d = g + λθ
-    at::add_out(v, message, v, momentum_);
-    if (weight_decay_ != 0.0) v.add_(theta_, weight_decay_);
-    // θ ← θ − ηv_i
-    theta_.add_(v, -lr);
+    // v_i ← γv_i + ηd
+    accumulate(v, message, lr);
+    // θ ← θ − v_i
+    theta_.sub_(v);
   }
 
   int64_t state_bytes() const override { return bytes_of(theta_) + bytes_of(v_.block); }

@@ -1,7 +1,7 @@
 // NAG-ASGD: asynchronous SGD with Nesterov momentum at the parameter server. Like ASGD-M the
-// server keeps θ and one momentum buffer v shared by all workers, but it steps along
-// d + γv (PyTorch's nesterov=True form); with one worker it is SGD with Nesterov momentum.
-// The baseline as defined in the DANA paper (Hakimi et al. 2019, "Taming Momentum in a
+// server keeps θ and one momentum buffer v shared by all workers, but it steps along γv + ηd
+// (PyTorch's nesterov=True step, with η inside v); with one worker it is SGD with Nesterov
+// momentum. The baseline as defined in the DANA paper (Hakimi et al. 2019, "Taming Momentum in a
 // Distributed Asynchronous Environment").
 #include <memory>
 
@@ -20,17 +20,13 @@ class NagAsgdServer : public ThetaServer {
   NagAsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
       : ThetaServer(options, theta0, workers), v_(torch::zeros_like(theta_)) {}
 
-  // g = message, η = lr, γ = momentum_, λ = weight_decay_, θ = theta_, v = v_.
+  // d = message, η = lr, γ = momentum_, θ = theta_, v = v_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
     check_call(worker, message);
-    // v ← γv + d,  d = g + λθ
-    at::add_out(v_, message, v_, momentum_);
-    if (weight_decay_ != 0.0) v_.add_(theta_, weight_decay_);
-    // θ ← θ − η(d + γv), as θ ← θ − ηλθ, θ ← θ − ηg, θ ← θ − ηγv (d is not stored: no
-    // extra buffer)
-    if (weight_decay_ != 0.0) theta_.add_(theta_, -lr * weight_decay_);
-    theta_.add_(message, -lr);
-    theta_.add_(v_, -lr * momentum_);
+    // v ← γv + ηd
+    accumulate(v_, message, lr);
+    // θ ← θ − (γv + ηd)
+    theta_.add_(v_, -momentum_).add_(message, -lr);
   }
 
   int64_t state_bytes() const override { return bytes_of(theta_) + bytes_of(v_); }

@@ -1,6 +1,6 @@
 // The one error hierarchy of dsgd. Library code throws these; only main() turns them into exit
-// codes (2 bad usage or input, 3 diverged, 1 anything else). Every error carries a one-line
-// cause and, where we can give one, a hint saying what to do.
+// codes (2 bad usage or input, 3 diverged or collapsed, 1 anything else). Every error carries a
+// one-line cause and, where we can give one, a hint saying what to do.
 #pragma once
 
 #include <stdexcept>
@@ -38,6 +38,13 @@ class DivergedError : public Error {
  public:
   using Error::Error;
   int exit_code() const override { return 3; }
+};
+
+// Training loss stayed at a uniform guess's or above for a whole evaluation period after the
+// warm-up: the run learns nothing, though its numbers are finite. Same exit code as divergence.
+class CollapsedError : public DivergedError {
+ public:
+  using DivergedError::DivergedError;
 };
 
 }  // namespace dsgd

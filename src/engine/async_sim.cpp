@@ -52,6 +52,15 @@ struct AsyncSimulator::State {
   ArrivalTrace recorded;
   bool restored = false;
 
+  // The server's link: a push or a pull takes link_cost, and each direction is one queue.
+  double link_cost = 0.0;
+  double link_in_free = 0.0;   // when the link can take the next push
+  double link_out_free = 0.0;  // when it can take the next pull
+  // The model's actual parameters θ, followed here for rules whose server keeps a look-ahead
+  // instead (DANA-Slim), so that the gap is measured against θ for every rule. Undefined for
+  // the other rules, whose center() is θ.
+  torch::Tensor actual;
+
   AsyncTelemetry telemetry;
 };
 
@@ -85,6 +94,12 @@ AsyncSimulator::AsyncSimulator(Session& session)
     }
   }
   s.recorded.workers = s.workers;
+  // Every push and pull carries the whole vector, split over `servers` links in parallel.
+  const double message_bytes =
+      static_cast<double>(theta0.numel() * static_cast<int64_t>(theta0.element_size()));
+  s.link_cost = config.comm_global_alpha +
+                config.comm_global_beta * message_bytes / static_cast<double>(config.servers);
+  if (s.worker_rules.front()->follows_parameters()) s.actual = theta0.clone();
   s.sent = torch::empty({s.workers, theta0.numel()}, theta0.options());
   s.sent_at.assign(static_cast<size_t>(s.workers), 0);
   s.next_batch.assign(static_cast<size_t>(s.workers), 0);
@@ -110,6 +125,9 @@ AsyncSimulator::AsyncSimulator(Session& session)
     checkpoint["engine/finish_time"] = to_tensor(s.finish_time);
     checkpoint["engine/event_sequence"] = to_tensor(s.event_sequence);
     checkpoint["engine/sequence"] = torch::tensor(s.sequence, torch::kLong);
+    checkpoint["engine/link_free"] =
+        torch::tensor({s.link_in_free, s.link_out_free}, torch::kDouble);
+    if (s.actual.defined()) checkpoint["engine/actual"] = s.actual;
     s.telemetry.save(checkpoint);
     checkpoint["engine/recorded_order"] = to_tensor(s.recorded.order);
   });
@@ -133,6 +151,10 @@ void AsyncSimulator::restore(const TensorMap& checkpoint) {
   s.finish_time = to_double_vector(entry("finish_time"));
   s.event_sequence = to_int_vector(entry("event_sequence"));
   s.sequence = entry("sequence").item<int64_t>();
+  torch::Tensor link_free = entry("link_free");
+  s.link_in_free = link_free[0].item<double>();
+  s.link_out_free = link_free[1].item<double>();
+  if (s.actual.defined()) s.actual.copy_(entry("actual"));
   s.telemetry.restore(checkpoint);
   s.recorded.order = to_int_vector(entry("recorded_order"));
   if (static_cast<int64_t>(s.sent_at.size()) != s.workers) {
@@ -155,11 +177,18 @@ void AsyncSimulator::run() {
   FlatModel& model = session_.model();
   torch::NoGradGuard no_grad;
 
+  // Pulls queue for the link in the order the server sends; the worker computes once its
+  // parameters are in.
   auto send = [&](int64_t worker, int64_t updates, double now) {
     torch::Tensor row = s.sent[worker];
-    s.server->parameters_for(worker, session_.lr_at(updates), row);
+    s.server->parameters_for(worker, row);
     s.sent_at[static_cast<size_t>(worker)] = updates;
-    double finish = now + s.timing->duration(worker, s.next_batch[static_cast<size_t>(worker)]);
+    double start = now;
+    if (s.link_cost > 0.0) {
+      start = std::max(now, s.link_out_free) + s.link_cost;
+      s.link_out_free = start;
+    }
+    double finish = start + s.timing->duration(worker, s.next_batch[static_cast<size_t>(worker)]);
     s.finish_time[static_cast<size_t>(worker)] = finish;
     s.event_sequence[static_cast<size_t>(worker)] = s.sequence;
     if (!s.replay) s.queue.push({finish, worker, s.sequence});
@@ -175,17 +204,25 @@ void AsyncSimulator::run() {
     return s.telemetry.end_period();
   };
 
+  // Pushes queue for the link in the order workers finish computing (events pop in that order),
+  // so messages arrive, and are applied, in that order too.
+  auto arrival = [&](double finished) {
+    if (s.link_cost <= 0.0) return finished;
+    s.link_in_free = std::max(finished, s.link_in_free) + s.link_cost;
+    return s.link_in_free;
+  };
+
   double now = session_.sim_time();
   for (int64_t updates = session_.updates_done(); updates < session_.total_updates(); ++updates) {
     int64_t worker;
     if (s.replay) {
       worker = s.replay->order[static_cast<size_t>(updates)];
-      now = std::max(now, s.finish_time[static_cast<size_t>(worker)]);
+      now = std::max(now, arrival(s.finish_time[static_cast<size_t>(worker)]));
     } else {
       Event event = s.queue.top();
       s.queue.pop();
       worker = event.worker;
-      now = event.time;
+      now = arrival(event.time);
     }
     s.recorded.order.push_back(worker);
     const size_t w = static_cast<size_t>(worker);
@@ -197,11 +234,17 @@ void AsyncSimulator::run() {
       torch::AutoGradMode enable_grad(true);
       return session_.compute_gradient(s.streams[w].batch(s.next_batch[w]++));
     }();
-    torch::Tensor message = s.worker_rules[w]->message(model.grads(), received);
+    // The gap: the model's actual parameters when the message is applied, against `received`.
+    s.telemetry.record(updates - s.sent_at[w], s.actual.defined() ? s.actual : s.server->center(),
+                       received);
 
-    s.telemetry.record(updates - s.sent_at[w], s.server->center(), received);
+    // η of a message: the rate when its worker was sent parameters (algos/async_rule.h).
+    const double lr = session_.lr_at(s.sent_at[w]);
+    AsyncWorkerRule& rule = *s.worker_rules[w];
+    torch::Tensor message = rule.message(model.grads(), received, lr);
+    if (s.actual.defined()) rule.follow_parameters(s.actual);
 
-    s.server->apply(worker, message, session_.lr_at(updates));
+    s.server->apply(worker, message, lr);
     // Fresh parameters go out before after_update, so that a checkpoint it writes holds every
     // worker's pending computation.
     send(worker, updates + 1, now);

@@ -3,7 +3,11 @@
 // sequence) pops the worker that finishes next, its gradient is computed on the single model
 // replica at the parameters it was sent, the server rule applies its message and sends it fresh
 // parameters. One replica does all gradient computations, so N workers cost only their
-// per-worker state (the parameters each was sent, and the rule's own state).
+// per-worker state (the parameters each was sent, and the rule's own state). The server's link
+// is priced like the synchronous family's global link (comm.global_*): every push and pull
+// takes α + β·M/servers and queues for it, so simulated time is comparable across families. The
+// server's link is priced like the synchronous family's global link (comm.global_*): every push and
+// pull takes α + β·M/servers and queues for it, so simulated time is comparable across families.
 #pragma once
 
 #include <memory>

@@ -26,6 +26,7 @@ enum Tag : int {
   kOrder = 16,         // shard 0 -> shard k: what to do next (Order)
   kShardReply = 17,    // shard k -> shard 0: its slice of θ, its gap, or its state
   kLoss = 18,          // worker -> shard 0: the loss of the batch its message came from
+  kRate = 19,          // shard 0 -> worker, before kParams: the learning rate of its next message
 };
 
 // Shard 0 sequences the other shards: every shard applies the same messages in the same order.
@@ -299,6 +300,9 @@ void MpiAsyncEngine::run_worker() {
       send_bytes(w.state_bytes(), 0, kState, comm);
       continue;
     }
+    // Shard 0 sends the rate just before its parameters, and MPI keeps a sender's order.
+    double lr = 0.0;
+    check_mpi(MPI_Recv(&lr, 1, MPI_DOUBLE, 0, kRate, comm, MPI_STATUS_IGNORE), "MPI_Recv");
     for (int64_t k = 0; k < shards_; ++k) {
       torch::Tensor part = params.slice(0, slices[k].lo, slices[k].hi);
       recv_floats(part, static_cast<int>(k), kParams, comm);
@@ -308,7 +312,7 @@ void MpiAsyncEngine::run_worker() {
       torch::AutoGradMode enable_grad(true);
       return session_.compute_gradient(w.stream->batch(w.next_batch++));
     }();
-    torch::Tensor message = w.rule->message(model.grads(), params).contiguous();
+    torch::Tensor message = w.rule->message(model.grads(), params, lr).contiguous();
     loss_value = loss.item<float>();
     // Every shard's slice at once: a shard waiting for its slice never waits on another shard.
     for (int64_t k = 0; k < shards_; ++k) {
@@ -341,8 +345,13 @@ struct MpiAsyncEngine::ShardOps {
     MPI_Request& pending = s.sending[static_cast<size_t>(worker)];
     check_mpi(MPI_Wait(&pending, MPI_STATUS_IGNORE), "MPI_Wait");
     torch::Tensor row = s.sent[worker];
-    s.rule->parameters_for(worker, session.lr_at(updates), row);
+    s.rule->parameters_for(worker, row);
     s.sent_at[static_cast<size_t>(worker)] = updates;
+    if (s.shard == 0) {
+      // 8 bytes go out eagerly: a blocking send costs nothing here and needs no buffer to keep.
+      double lr = session.lr_at(updates);
+      check_mpi(MPI_Send(&lr, 1, MPI_DOUBLE, s.worker_rank(worker), kRate, comm), "MPI_Send");
+    }
     // Non-blocking: the server takes the next arrival while this worker copies its parameters.
     check_mpi(MPI_Isend(row.data_ptr<float>(), static_cast<int>(row.numel()), MPI_FLOAT,
                         s.worker_rank(worker), kParams, comm, &pending),
@@ -385,7 +394,8 @@ struct MpiAsyncEngine::ShardOps {
     torch::Tensor message = s.incoming.narrow(0, 0, s.slice.size());
     s.telemetry.record(updates - s.sent_at[static_cast<size_t>(worker)], s.rule->center(),
                        s.sent[worker]);
-    s.rule->apply(worker, message, session.lr_at(updates));
+    // η of a message: the rate when its worker was sent parameters (algos/async_rule.h).
+    s.rule->apply(worker, message, session.lr_at(s.sent_at[static_cast<size_t>(worker)]));
   }
   void start() {
     std::vector<char> held(static_cast<size_t>(s.workers), 0);

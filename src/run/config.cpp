@@ -219,6 +219,13 @@ const std::vector<KeySpec>& key_specs() {
       spec("lr_gamma", &RunConfig::lr_gamma, "multistep factor", at_least(0, false)),
       spec("warmup_epochs", &RunConfig::warmup_epochs,
            "linear warm-up from lr/N to lr over this many epochs", at_least(0)),
+      spec("lr_scaling", &RunConfig::lr_scaling,
+           "none, or linear: lr (and the warm-up's end) times P learners, the warm-up starting "
+           "from lr (Goyal et al. 2017)",
+           one_of({"none", "linear"}), is_sync, "the synchronous family"),
+      spec("stop_on_collapse", &RunConfig::stop_on_collapse,
+           "end with status collapsed (exit 3) when every training loss of an evaluation period "
+           "after the warm-up is at least ln(classes) - 0.01"),
       spec("seed", &RunConfig::seed, "seed of every random stream", int_at_least(0)),
       spec("threads", &RunConfig::threads, "compute threads (0: every core)", int_at_least(0)),
       spec("eval_every", &RunConfig::eval_every, "epochs between evaluations", at_least(0, false)),
@@ -247,7 +254,8 @@ const std::vector<KeySpec>& key_specs() {
            "coordinates the gap RMS is estimated on, evenly spaced (0: all; exact below 2x this)",
            int_at_least(0), is_async, "the asynchronous family"),
       spec("servers", &RunConfig::servers,
-           "MPI engine: ranks that shard the parameter server's vector (ranks 0..S-1)",
+           "shards of the parameter server's vector: MPI ranks 0..S-1; in the simulator, S links "
+           "that split each message",
            int_at_least(1), is_async, "the asynchronous family"),
       spec(
           "hier.group_size", &RunConfig::hier_group_size, "S learners per group", int_at_least(1),
@@ -277,13 +285,15 @@ const std::vector<KeySpec>& key_specs() {
            "in-group time per byte of ring all-reduce volume", at_least(0), is_sync,
            "the synchronous family"),
       spec("comm.global_alpha", &RunConfig::comm_global_alpha,
-           "latency of a global all-reduce (simulated time units)", at_least(0), is_sync,
-           "the synchronous family"),
+           "latency of a global all-reduce, or of a push or pull on the async server's link "
+           "(simulated time units)",
+           at_least(0), is_multi_worker, "multi-worker algorithms"),
       spec("comm.global_beta", &RunConfig::comm_global_beta,
-           "global time per byte of ring all-reduce volume", at_least(0), is_sync,
-           "the synchronous family"),
-      spec("dc.lambda", &RunConfig::dc_lambda, "delay-compensation strength λ_dc", at_least(0),
-           is_delay_compensated, "dc-asgd and dana-dc"),
+           "time per byte of global ring all-reduce volume, or of an async push or pull",
+           at_least(0), is_multi_worker, "multi-worker algorithms"),
+      spec("dc.lambda", &RunConfig::dc_lambda,
+           "delay-compensation strength λ_dc (default 0.04, or 2 with dc.adaptive: Zheng et al.)",
+           at_least(0), is_delay_compensated, "dc-asgd and dana-dc"),
       spec("dc.adaptive", &RunConfig::dc_adaptive, "adaptive λ_dc (DC-ASGD-a)", {},
            is_delay_compensated, "dc-asgd and dana-dc"),
       spec("dc.ms_decay", &RunConfig::dc_ms_decay, "decay m of the adaptive mean square",
@@ -390,10 +400,6 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
                     c.hier_global_period, c.hier_local_period),
         "K2 must be a multiple of K1, e.g. local_period = 4, global_period = 16");
   }
-  if (c.servers > 1 && c.engine != "mpi") {
-    throw ConfigError("servers > 1 shards the server across MPI ranks; it needs engine = \"mpi\"",
-                      "drop servers, or run under mpirun with --engine mpi");
-  }
   if (c.engine == "mpi" && c.device != "cpu") {
     // Debian's Open MPI is not CUDA-aware: handing it device pointers would crash, not train.
     throw ConfigError(
@@ -435,6 +441,8 @@ RunConfig build(const toml::table* file_table, const std::vector<std::string>& o
     }
     assign(config, key, *parsed.get("v"), set_keys);
   }
+  // DC-ASGD's published strength depends on the form (Zheng et al. 2017).
+  if (set_keys.count("dc.lambda") == 0 && config.dc_adaptive) config.dc_lambda = 2.0;
   // The default worker count belongs to the distributed default job; sgd has one worker.
   if (set_keys.count("workers") == 0 &&
       find_algorithm(config.algo).family == AlgorithmFamily::kSingle) {

@@ -27,6 +27,8 @@ struct RunConfig {
   std::vector<double> lr_milestones;
   double lr_gamma = 0.1;
   double warmup_epochs = 1.0;
+  std::string lr_scaling = "none";  // sync family: "linear" multiplies lr by P (Goyal et al.)
+  bool stop_on_collapse = true;     // end a run whose loss stays at a uniform guess's
   int64_t seed = 1;
   int64_t threads = 0;      // 0: every core
   double eval_every = 1.0;  // epochs between evaluations
@@ -52,17 +54,20 @@ struct RunConfig {
   int64_t kavg_period = 1;
   bool average_momentum = false;
   bool hier_node_groups = false;  // MPI: one group per node instead of S consecutive ranks
-  // Simulated communication of the synchronous family: an all-reduce among n learners of M bytes
-  // each takes alpha + beta * 2(n-1)/n * M (ring volume), in the simulator's time unit (one
-  // sample's compute time). The defaults read one sample as ~10 us: a node-local link of ~10 us
-  // latency and ~100 GB/s inside groups, a ~100 us, ~1 GB/s network between them.
+  // Simulated communication: an all-reduce among n learners of M bytes each takes
+  // alpha + beta * 2(n-1)/n * M (ring volume), in the simulator's time unit (one sample's compute
+  // time). The defaults read one sample as ~10 us: a node-local link of ~10 us latency and
+  // ~100 GB/s inside groups, a ~100 us, ~1 GB/s network between them. The asynchronous server's
+  // link is a global link: each push and each pull of M bytes takes alpha + beta * M / servers,
+  // and messages queue for it (one queue in, one out).
   double comm_group_alpha = 1.0;
   double comm_group_beta = 1e-6;
   double comm_global_alpha = 10.0;
   double comm_global_beta = 1e-4;
 
-  // Delay compensation.
-  double dc_lambda = 2.0;
+  // Delay compensation. dc_lambda's default depends on the form: 0.04 for the constant form,
+  // 2 with dc_adaptive (Zheng et al. 2017); load_config fills it in when it is not set.
+  double dc_lambda = 0.04;
   bool dc_adaptive = false;
   double dc_ms_decay = 0.95;
 };

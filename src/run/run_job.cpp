@@ -39,6 +39,9 @@ std::unique_ptr<Engine> make_simulator(Session& session, AlgorithmFamily family)
 void run_recorded(Session& session, Engine& engine) {
   try {
     engine.run();
+  } catch (const CollapsedError& e) {
+    session.write_summary("collapsed", e.what());
+    throw;
   } catch (const DivergedError& e) {
     session.write_summary("diverged", e.what());
     throw;

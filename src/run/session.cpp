@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <thread>
 
 #include "algos/catalog.h"
@@ -87,6 +88,7 @@ Session::Session(const RunConfig& config, DatasetPair data)
       static_cast<uint64_t>(config_.seed), config_.workers + kEvaluationStreamOffset);
   progress_ = Progress(total_updates_);
   loss_sum_ = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device_));
+  loss_min_ = torch::full({}, std::numeric_limits<double>::infinity(), loss_sum_.options());
 }
 
 void Session::open_folder(const std::string& path) {
@@ -116,6 +118,7 @@ void Session::restore_counters(const TensorMap& checkpoint) {
   auto scalar = [&](const std::string& key) {
     return checkpoint_entry(checkpoint, "session/" + key).item<double>();
   };
+  scalar("lr_inside_velocity");
   updates_done_ = static_cast<int64_t>(scalar("updates"));
   if (updates_done_ > total_updates_) {
     throw ConfigError("the checkpoint is past the end of this run (update " +
@@ -132,6 +135,7 @@ void Session::restore_counters(const TensorMap& checkpoint) {
   last_train_loss_ = scalar("last_train_loss");
   last_lr_ = scalar("last_lr");
   last_checked_ = updates_done_;
+  period_start_ = updates_done_;
 }
 
 void Session::write_checkpoint() {
@@ -151,6 +155,9 @@ void Session::write_checkpoint() {
              std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
   scalar("last_train_loss", last_train_loss_);
   scalar("last_lr", last_lr_);
+  // Velocities hold η·d since the momentum convention changed (docs/design.md): a checkpoint
+  // without this entry was written by an older dsgd and is refused instead of misread.
+  scalar("lr_inside_velocity", 1.0);
   if (engine_checkpoint_) engine_checkpoint_(checkpoint);
   save_checkpoint(folder_->file(kCheckpointFile), checkpoint);
   // If the job dies now (a lost MPI rank, a killed process), the log says where to go on from.
@@ -183,6 +190,7 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
   sim_time_ = sim_time;
   last_lr_ = lr_at(updates - 1);
   loss_sum_.add_(loss);
+  at::minimum_out(loss_min_, loss_min_, loss);
   ++loss_count_;
   // Reading the loss back forces a device sync, so do it every few updates, not every one.
   bool checkpoint_due = updates - last_checked_ >= 20 || updates == total_updates_;
@@ -194,10 +202,28 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
   }
   progress_.update(updates, epoch_of(updates), last_lr_, last_train_loss_);
   if (eval_due) {
+    const bool collapsed = period_collapsed();
     evaluate_now(updates, sim_time, eval_params, extra ? extra() : std::map<std::string, double>{});
     ++next_eval_index_;
     write_checkpoint();
+    if (collapsed) {
+      summary_extra_["collapsed_at_epoch"] = epoch_of(updates);
+      throw CollapsedError(
+          fmt::format("training collapsed: every training loss from epoch {:.3f} to {:.3f} was at "
+                      "or above a uniform guess's (ln {} = {:.4f})",
+                      epoch_of(period_start_), epoch_of(updates), data_.train.num_classes,
+                      std::log(static_cast<double>(data_.train.num_classes))),
+          "lower lr or momentum, lengthen the warm-up, or set stop_on_collapse = false to go on");
+    }
+    period_start_ = updates;
   }
+}
+
+bool Session::period_collapsed() const {
+  if (!config_.stop_on_collapse || loss_count_ == 0 || data_.train.num_classes < 2) return false;
+  if (epoch_of(period_start_) < config_.warmup_epochs) return false;
+  const double uniform = std::log(static_cast<double>(data_.train.num_classes));
+  return loss_min_.item<double>() >= uniform - kCollapseTolerance;
 }
 
 bool Session::evaluation_due(int64_t updates) const {
@@ -248,6 +274,7 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
                   epoch_of(updates), updates, last_train_loss_, result.loss, result.accuracy,
                   last_lr_, format_duration(wall)));
   loss_sum_.zero_();
+  loss_min_.fill_(std::numeric_limits<double>::infinity());
   loss_count_ = 0;
   if (folder_) write_summary("running");
 }

@@ -80,7 +80,8 @@ class Session {
   torch::Tensor compute_gradient(const Batch& batch);
 
   // Records one finished update. When an evaluation is due, `eval_params` (a flat vector) is
-  // evaluated and a metrics row written with `extra` columns. Throws DivergedError when the
+  // evaluated and a metrics row written with `extra` columns. Throws CollapsedError after an
+  // evaluation period that learned nothing (period_collapsed), and DivergedError when the
   // training loss is no longer finite.
   void after_update(int64_t updates, const torch::Tensor& loss, double sim_time,
                     const torch::Tensor& eval_params,
@@ -92,11 +93,16 @@ class Session {
 
   // Fields engines add to summary.json (server bytes, staleness histogram, ...).
   nlohmann::json& summary_extra() { return summary_extra_; }
-  // Writes summary.json with status "ok", "diverged" or "failed".
+  // Writes summary.json with status "ok", "diverged", "collapsed" or "failed".
   void write_summary(const std::string& status, const std::string& error = "");
 
  private:
   void check_finite(int64_t updates);
+  // Whether the evaluation period ending now collapsed: it started after the warm-up, and every
+  // training loss in it was at least ln(classes) − kCollapseTolerance (a constant guess's loss
+  // wobbles by about 1e-4 from batch to batch; a model that learns is far below it).
+  bool period_collapsed() const;
+  static constexpr double kCollapseTolerance = 0.01;
   void write_checkpoint();
   void evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                     const std::map<std::string, double>& extra);
@@ -114,7 +120,9 @@ class Session {
   Progress progress_;
 
   torch::Tensor loss_sum_;  // on device, since the last evaluation
+  torch::Tensor loss_min_;  // on device, the smallest since the last evaluation
   int64_t loss_count_ = 0;
+  int64_t period_start_ = 0;  // updates at the last evaluation (or the start or resume)
   int64_t last_checked_ = 0;
   int64_t next_eval_index_ = 1;
   int64_t evaluations_ = 0;
