@@ -3,6 +3,8 @@
 // server telemetry (staleness, gap) by hand.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -300,6 +302,47 @@ TEST(Resume, AfterKillMatchesUninterruptedRun) {
   EXPECT_EQ(without_columns(read_csv(part / "metrics.csv"), {"wall_time"}),
             without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
   for (const auto& p : {full, part, pid}) fs::remove_all(p);
+}
+
+// SIGTERM (a scheduler's warning) or SIGINT (Ctrl-C) stops a run at the next update boundary,
+// mid evaluation period, with a checkpoint and status "interrupted", exit 128 + signal; resuming
+// gives exactly the uninterrupted run's metrics (the period in progress was saved too).
+void expect_interrupt_resumes_exactly(const std::string& algo_args, int signal) {
+  fs::path full = fresh_dir("int_full"), part = fresh_dir("int_part");
+  std::string job = "run " + kSmall + algo_args + " --set eval_every=0.25 ";
+  ASSERT_EQ(run_dsgd(job + "--out " + full.string()).exit_code, 0);
+  std::string command = "exec " + std::string(DSGD_BINARY) + " " + job + "--out " + part.string() +
+                        " >/dev/null 2>&1";
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  while (!fs::exists(part / "checkpoint.pt")) ::usleep(1000);
+  ::kill(child, signal);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + signal);
+  auto summary = nlohmann::json::parse(read_file(part / "summary.json"));
+  EXPECT_EQ(summary["status"], "interrupted");
+  EXPECT_LT(summary["updates"].get<int64_t>(), 256);
+  CliResult r = run_dsgd("run --resume " + part.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(without_columns(read_csv(part / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
+  for (const auto& p : {full, part}) fs::remove_all(p);
+}
+
+TEST(Resume, SigtermStopsCleanlyAndResumesExactly) {
+  expect_interrupt_resumes_exactly("--set algo=dana-slim --set workers=4", SIGTERM);
+}
+TEST(Resume, SigintStopsCleanlyAndResumesExactly) {
+  expect_interrupt_resumes_exactly(
+      "--set algo=hier-avg --set workers=4 --set hier.group_size=2 "
+      "--set hier.local_period=2 --set hier.global_period=4",
+      SIGINT);
 }
 
 TEST(Resume, WithoutCheckpointExitsTwo) {

@@ -1,5 +1,6 @@
 // The one error hierarchy of dsgd. Library code throws these; only main() turns them into exit
-// codes (2 bad usage or input, 3 diverged or collapsed, 1 anything else). Every error carries a
+// codes (2 bad usage or input, 3 diverged or collapsed, 128 + signal interrupted, 1 anything
+// else). Every error carries a
 // one-line cause and, where we can give one, a hint saying what to do.
 #pragma once
 
@@ -45,6 +46,18 @@ class DivergedError : public Error {
 class CollapsedError : public DivergedError {
  public:
   using DivergedError::DivergedError;
+};
+
+// SIGINT or SIGTERM stopped the run at an update boundary, after a checkpoint. Exits 128 + the
+// signal number, as a shell reports a process the signal killed (130 for Ctrl-C, 143 for SIGTERM).
+class InterruptedError : public Error {
+ public:
+  InterruptedError(const std::string& what, std::string hint, int signal)
+      : Error(what, std::move(hint)), signal_(signal) {}
+  int exit_code() const override { return 128 + signal_; }
+
+ private:
+  int signal_;
 };
 
 }  // namespace dsgd

@@ -5,9 +5,7 @@
 // parameters. One replica does all gradient computations, so N workers cost only their
 // per-worker state (the parameters each was sent, and the rule's own state). The server's link
 // is priced like the synchronous family's global link (comm.global_*): every push and pull
-// takes α + β·M/servers and queues for it, so simulated time is comparable across families. The
-// server's link is priced like the synchronous family's global link (comm.global_*): every push and
-// pull takes α + β·M/servers and queues for it, so simulated time is comparable across families.
+// takes α + β·M/servers and queues for it, so simulated time is comparable across families.
 #pragma once
 
 #include <memory>

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "core/errors.h"
+
 namespace dsgd {
 namespace {
 
@@ -84,10 +86,25 @@ std::map<std::string, double> AsyncTelemetry::end_period() {
 
 void AsyncTelemetry::save(TensorMap& checkpoint) const {
   checkpoint["engine/staleness_histogram"] = to_tensor(histogram_);
+  const double gap_square =
+      gap_square_cpu_ + (gap_square_sum_.defined() ? gap_square_sum_.item<double>() : 0.0);
+  checkpoint["engine/telemetry_period"] =
+      to_tensor(std::vector<double>{staleness_sum_, static_cast<double>(staleness_max_),
+                                    static_cast<double>(count_), gap_square});
 }
 
 void AsyncTelemetry::restore(const TensorMap& checkpoint) {
   histogram_ = to_int_vector(checkpoint_entry(checkpoint, "engine/staleness_histogram"));
+  const std::vector<double> period =
+      to_double_vector(checkpoint_entry(checkpoint, "engine/telemetry_period"));
+  if (period.size() != 4) {
+    throw ConfigError("the checkpoint's telemetry entry is malformed", "start a new run");
+  }
+  staleness_sum_ = period[0];
+  staleness_max_ = static_cast<int64_t>(period[1]);
+  count_ = static_cast<int64_t>(period[2]);
+  gap_square_cpu_ = period[3];
+  gap_square_sum_ = torch::Tensor();
 }
 
 }  // namespace dsgd

@@ -30,7 +30,7 @@ class AsyncTelemetry {
   // The period's metrics columns; starts a new period.
   std::map<std::string, double> end_period();
   const std::vector<int64_t>& histogram() const { return histogram_; }
-  // Checkpoints are taken right after an evaluation, so only the histogram needs saving.
+  // The histogram and the period in progress (a checkpoint taken on an interrupt is mid-period).
   void save(TensorMap& checkpoint) const;
   void restore(const TensorMap& checkpoint);
 

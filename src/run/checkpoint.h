@@ -1,6 +1,7 @@
 // Checkpoints: named tensors (session counters, engine and rule state) in one file written
-// atomically, so that `dsgd run --resume DIR` continues a run exactly where its last evaluation
-// left it. Scalars and small integer lists are stored as tensors too: one format, one file.
+// atomically, so that `dsgd run --resume DIR` continues a run exactly where its last checkpoint
+// (an evaluation, or an interrupt) left it. Scalars and small integer lists are stored as tensors
+// too: one format, one file.
 #pragma once
 
 #include <torch/torch.h>

@@ -13,6 +13,7 @@
 #include "engine/mpi_world.h"
 #include "engine/single_worker.h"
 #include "engine/sync_sim.h"
+#include "run/interrupt.h"
 #include "run/session.h"
 
 namespace dsgd {
@@ -42,6 +43,9 @@ void run_recorded(Session& session, Engine& engine) {
   } catch (const CollapsedError& e) {
     session.write_summary("collapsed", e.what());
     throw;
+  } catch (const InterruptedError& e) {
+    session.write_summary("interrupted", e.what());
+    throw;
   } catch (const DivergedError& e) {
     session.write_summary("diverged", e.what());
     throw;
@@ -53,6 +57,9 @@ void run_recorded(Session& session, Engine& engine) {
 }
 
 std::string run_simulated(const RunConfig& config, const std::string& out_dir, bool resume) {
+  // One process holds the whole run, so it can stop cleanly. (Under MPI the default action stays:
+  // ranks would each stop at a different update.)
+  catch_interrupts();
   Session session(config);
   std::unique_ptr<Engine> engine = make_simulator(session, find_algorithm(config.algo).family);
   std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;

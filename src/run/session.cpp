@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <csignal>
 #include <limits>
 #include <thread>
 
 #include "algos/catalog.h"
 #include "core/errors.h"
 #include "run/evaluator.h"
+#include "run/interrupt.h"
 
 namespace dsgd {
 namespace {
@@ -134,8 +136,12 @@ void Session::restore_counters(const TensorMap& checkpoint) {
   wall_offset_ = scalar("wall_time");
   last_train_loss_ = scalar("last_train_loss");
   last_lr_ = scalar("last_lr");
-  last_checked_ = updates_done_;
-  period_start_ = updates_done_;
+  // The evaluation period in progress (a checkpoint taken on an interrupt is mid-period).
+  last_checked_ = static_cast<int64_t>(scalar("last_checked"));
+  period_start_ = static_cast<int64_t>(scalar("period_start"));
+  loss_count_ = static_cast<int64_t>(scalar("loss_count"));
+  loss_sum_.fill_(scalar("loss_sum"));
+  loss_min_.fill_(scalar("loss_min"));
 }
 
 void Session::write_checkpoint() {
@@ -155,6 +161,11 @@ void Session::write_checkpoint() {
              std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
   scalar("last_train_loss", last_train_loss_);
   scalar("last_lr", last_lr_);
+  scalar("last_checked", static_cast<double>(last_checked_));
+  scalar("period_start", static_cast<double>(period_start_));
+  scalar("loss_count", static_cast<double>(loss_count_));
+  scalar("loss_sum", loss_sum_.item<double>());
+  scalar("loss_min", loss_min_.item<double>());
   // Velocities hold η·d since the momentum convention changed (docs/design.md): a checkpoint
   // without this entry was written by an older dsgd and is refused instead of misread.
   scalar("lr_inside_velocity", 1.0);
@@ -216,6 +227,18 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
           "lower lr or momentum, lengthen the warm-up, or set stop_on_collapse = false to go on");
     }
     period_start_ = updates;
+  }
+  if (const int signal = pending_interrupt(); signal != 0) {
+    write_checkpoint();
+    throw InterruptedError(
+        fmt::format("interrupted by {} at epoch {:.3f} (update {}), after a checkpoint",
+                    signal == SIGINT    ? "SIGINT"
+                    : signal == SIGTERM ? "SIGTERM"
+                                        : "a signal",
+                    epoch_of(updates), updates),
+        fmt::format("continue exactly where it stopped: dsgd run --resume {}",
+                    folder_ ? folder_->path() : std::string("DIR")),
+        signal);
   }
 }
 
