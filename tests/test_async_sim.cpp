@@ -192,6 +192,7 @@ TEST(AsyncSim, CollapsedRunIsReported) {
   CliResult r = run_dsgd(job + "--set epochs=0.5 --out " + out.string());
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_NE(r.output.find("training collapsed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no better than a uniform guess"), std::string::npos) << r.output;
   auto summary = nlohmann::json::parse(read_file(out / "summary.json"));
   EXPECT_EQ(summary["status"], "collapsed");
   EXPECT_DOUBLE_EQ(summary["collapsed_at_epoch"].get<double>(), 0.25);

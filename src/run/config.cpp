@@ -224,8 +224,8 @@ const std::vector<KeySpec>& key_specs() {
            "from lr (Goyal et al. 2017)",
            one_of({"none", "linear"}), is_sync, "the synchronous family"),
       spec("stop_on_collapse", &RunConfig::stop_on_collapse,
-           "end with status collapsed (exit 3) when every training loss of an evaluation period "
-           "after the warm-up is at least ln(classes) - 0.01"),
+           "end with status collapsed (exit 3) when the training loss of an evaluation period after "
+           "the warm-up (its mean, metrics.csv's train_loss) is at least ln(classes) - 0.01"),
       spec("seed", &RunConfig::seed, "seed of every random stream", int_at_least(0)),
       spec("threads", &RunConfig::threads, "compute threads (0: every core)", int_at_least(0)),
       spec("eval_every", &RunConfig::eval_every, "epochs between evaluations", at_least(0, false)),

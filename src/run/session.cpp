@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <csignal>
-#include <limits>
 #include <thread>
 
 #include "algos/catalog.h"
@@ -90,7 +89,6 @@ Session::Session(const RunConfig& config, DatasetPair data)
       static_cast<uint64_t>(config_.seed), config_.workers + kEvaluationStreamOffset);
   progress_ = Progress(total_updates_);
   loss_sum_ = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device_));
-  loss_min_ = torch::full({}, std::numeric_limits<double>::infinity(), loss_sum_.options());
 }
 
 void Session::open_folder(const std::string& path) {
@@ -141,7 +139,6 @@ void Session::restore_counters(const TensorMap& checkpoint) {
   period_start_ = static_cast<int64_t>(scalar("period_start"));
   loss_count_ = static_cast<int64_t>(scalar("loss_count"));
   loss_sum_.fill_(scalar("loss_sum"));
-  loss_min_.fill_(scalar("loss_min"));
 }
 
 void Session::write_checkpoint() {
@@ -165,7 +162,6 @@ void Session::write_checkpoint() {
   scalar("period_start", static_cast<double>(period_start_));
   scalar("loss_count", static_cast<double>(loss_count_));
   scalar("loss_sum", loss_sum_.item<double>());
-  scalar("loss_min", loss_min_.item<double>());
   // Velocities hold η·d since the momentum convention changed (docs/design.md): a checkpoint
   // without this entry was written by an older dsgd and is refused instead of misread.
   scalar("lr_inside_velocity", 1.0);
@@ -201,7 +197,6 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
   sim_time_ = sim_time;
   last_lr_ = lr_at(updates - 1);
   loss_sum_.add_(loss);
-  at::minimum_out(loss_min_, loss_min_, loss);
   ++loss_count_;
   // Reading the loss back forces a device sync, so do it every few updates, not every one.
   bool checkpoint_due = updates - last_checked_ >= 20 || updates == total_updates_;
@@ -220,9 +215,10 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
     if (collapsed) {
       summary_extra_["collapsed_at_epoch"] = epoch_of(updates);
       throw CollapsedError(
-          fmt::format("training collapsed: every training loss from epoch {:.3f} to {:.3f} was at "
-                      "or above a uniform guess's (ln {} = {:.4f})",
-                      epoch_of(period_start_), epoch_of(updates), data_.train.num_classes,
+          fmt::format("training collapsed: the training loss from epoch {:.3f} to {:.3f} was {:.4f}, "
+                      "no better than a uniform guess's (ln {} = {:.4f})",
+                      epoch_of(period_start_), epoch_of(updates), last_train_loss_,
+                      data_.train.num_classes,
                       std::log(static_cast<double>(data_.train.num_classes))),
           "lower lr or momentum, lengthen the warm-up, or set stop_on_collapse = false to go on");
     }
@@ -246,7 +242,7 @@ bool Session::period_collapsed() const {
   if (!config_.stop_on_collapse || loss_count_ == 0 || data_.train.num_classes < 2) return false;
   if (epoch_of(period_start_) < config_.warmup_epochs) return false;
   const double uniform = std::log(static_cast<double>(data_.train.num_classes));
-  return loss_min_.item<double>() >= uniform - kCollapseTolerance;
+  return last_train_loss_ >= uniform - kCollapseTolerance;
 }
 
 bool Session::evaluation_due(int64_t updates) const {
@@ -297,7 +293,6 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
                   epoch_of(updates), updates, last_train_loss_, result.loss, result.accuracy,
                   last_lr_, format_duration(wall)));
   loss_sum_.zero_();
-  loss_min_.fill_(std::numeric_limits<double>::infinity());
   loss_count_ = 0;
   if (folder_) write_summary("running");
 }

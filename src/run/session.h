@@ -98,9 +98,9 @@ class Session {
 
  private:
   void check_finite(int64_t updates);
-  // Whether the evaluation period ending now collapsed: it started after the warm-up, and every
-  // training loss in it was at least ln(classes) − kCollapseTolerance (a constant guess's loss
-  // wobbles by about 1e-4 from batch to batch; a model that learns is far below it).
+  // Whether the evaluation period ending now collapsed: it started after the warm-up, and its
+  // training loss (the mean over the period, metrics.csv's train_loss) was at least
+  // ln(classes) − kCollapseTolerance: no better than predicting every class alike.
   bool period_collapsed() const;
   static constexpr double kCollapseTolerance = 0.01;
   void write_checkpoint();
@@ -120,7 +120,6 @@ class Session {
   Progress progress_;
 
   torch::Tensor loss_sum_;  // on device, since the last evaluation
-  torch::Tensor loss_min_;  // on device, the smallest since the last evaluation
   int64_t loss_count_ = 0;
   int64_t period_start_ = 0;  // updates at the last evaluation (or the start or resume)
   int64_t last_checked_ = 0;
