@@ -572,6 +572,17 @@ TEST(AsyncRulesEquivalence, DanaSlimIsDanaZeroUnderAnySchedule) {
   }
 }
 
+// The points two rules send from one start, with the same options, N and worker order.
+std::pair<std::vector<torch::Tensor>, std::vector<torch::Tensor>> same_order_points(
+    const std::string& first, const std::string& second, const AsyncOptions& options,
+    const LeastSquares& problem, int64_t workers, int updates, const Schedule& lr) {
+  Rules a = make_rules(first, options, problem.theta0(), workers);
+  Rules b = make_rules(second, options, problem.theta0(), workers);
+  std::mt19937 order_a(5), order_b(5);
+  auto points_a = simulate(a, problem, updates, lr, order_a);
+  return {points_a, simulate(b, problem, updates, lr, order_b)};
+}
+
 TEST(AsyncRulesEquivalence, DcAsgdWithoutCompensationIsAsgdMomentum) {
   LeastSquares problem(12, 6, 13);
   const double lr = 0.02;
@@ -579,11 +590,8 @@ TEST(AsyncRulesEquivalence, DcAsgdWithoutCompensationIsAsgdMomentum) {
   options.momentum = 0.9;
   options.weight_decay = 0.01;
   options.dc_lambda = 0.0;
-  Rules dc = make_rules("dc-asgd", options, problem.theta0(), 3);
-  Rules momentum = make_rules("asgd-m", options, problem.theta0(), 3);
-  std::mt19937 order_dc(5), order_momentum(5);
-  auto dc_points = simulate(dc, problem, 100, lr, order_dc);
-  auto momentum_points = simulate(momentum, problem, 100, lr, order_momentum);
+  auto [dc_points, momentum_points] = same_order_points("dc-asgd", "asgd-m", options, problem, 3,
+                                                        100, Schedule([lr](int) { return lr; }));
   expect_same_points(dc_points, momentum_points, "dc-asgd (lambda 0) vs asgd-m");
 }
 
@@ -593,11 +601,8 @@ TEST(AsyncRulesEquivalence, DanaDcWithoutCompensationIsDanaZero) {
   options.momentum = 0.9;
   options.weight_decay = 5e-4;
   options.dc_lambda = 0.0;
-  Rules dc = make_rules("dana-dc", options, problem.theta0(), 4);
-  Rules zero = make_rules("dana-zero", options, problem.theta0(), 4);
-  std::mt19937 order_dc(5), order_zero(5);
-  auto dc_points = simulate(dc, problem, 200, warmup_cosine, order_dc);
-  auto zero_points = simulate(zero, problem, 200, warmup_cosine, order_zero);
+  auto [dc_points, zero_points] =
+      same_order_points("dana-dc", "dana-zero", options, problem, 4, 200, warmup_cosine);
   expect_same_points(dc_points, zero_points, "dana-dc (lambda 0) vs dana-zero", 1e-12);
   // ... and a positive λ_dc changes the run, or the test above proves nothing.
   options.dc_lambda = 0.04;
