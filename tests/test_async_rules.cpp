@@ -75,9 +75,21 @@ struct Rules {
   std::vector<torch::Tensor> sent;  // θ̂_i: the parameters worker i was last sent
 };
 
-Rules make_rules(const std::string& name, const AsyncOptions& options, const torch::Tensor& theta0,
-                 int64_t n) {
+// The options an algorithm takes: tests share one option set between rules (dc.lambda with
+// dana-zero, say), and a rule refuses keys it does not declare.
+AsyncOptions options_for(const AsyncAlgorithm& algorithm, AsyncOptions options) {
+  OptionValues own;
+  for (const auto& [key, value] : options.values.entries()) {
+    if (find_option(algorithm.options, key) != nullptr) own.set(key, value);
+  }
+  options.values = own;
+  return options;
+}
+
+Rules make_rules(const std::string& name, const AsyncOptions& shared_options,
+                 const torch::Tensor& theta0, int64_t n) {
   const AsyncAlgorithm& algorithm = find_async_algorithm(name);
+  const AsyncOptions options = options_for(algorithm, shared_options);
   Rules rules;
   rules.server = algorithm.make_server(options, theta0, n);
   for (int64_t i = 0; i < n; ++i) {
@@ -216,6 +228,29 @@ TEST(AsyncRulesHand, Asgd) {
   check_hand_run("asgd", hand_options(), kTheta0, expected);
 }
 
+// Delay-adaptive ASGD with τ_C = 0.5: kEvents' messages are τ = 0, 1, 1, 1 updates stale, so the
+// first takes the full step and the others half of it.
+TEST(AsyncRulesHand, DelayAdaptiveAsgd) {
+  const double tau_c = 0.5;
+  const std::vector<double> staleness = {0, 1, 1, 1};
+  Vec theta = kTheta0;
+  std::vector<Vec> sent = {kTheta0, kTheta0};
+  std::vector<Expected> expected;
+  for (size_t k = 0; k < kEvents.size(); ++k) {
+    const Event& e = kEvents[k];
+    // θ ← θ − η·min(1, τ_C/τ)·d,  d = g + λθ̂_i
+    const double scale = staleness[k] <= tau_c ? 1.0 : tau_c / staleness[k];
+    theta = theta - e.lr * scale * (e.g + kDecay * sent[e.worker]);
+    sent[e.worker] = theta;
+    expected.push_back({theta, theta});
+  }
+  // By hand, element 0 after the second message: 0.949 − 0.1·0.5·(−0.3 + 0.01·1) = 0.9635.
+  EXPECT_NEAR(expected[1].center[0], 0.9635, 1e-12);
+  AsyncOptions options = hand_options();
+  options.values.set("da.tau_c", tau_c);
+  check_hand_run("asgd-da", options, kTheta0, expected);
+}
+
 TEST(AsyncRulesHand, AsgdMomentum) {
   Vec theta = kTheta0, v = {0, 0, 0};
   std::vector<Vec> sent = {kTheta0, kTheta0};
@@ -310,14 +345,14 @@ TEST(AsyncRulesHand, DanaSlim) {
 // DC-ASGD-c with server momentum and the published constant λ_dc = 0.04 (the default).
 TEST(AsyncRulesHand, DcAsgdWithMomentum) {
   AsyncOptions options = hand_options();
-  ASSERT_EQ(options.dc_lambda, 0.04);
+  const double dc_lambda = 0.04;  // dc.lambda's declared default
   Vec theta = kTheta0, v = {0, 0, 0};
   std::vector<Vec> hat = {kTheta0, kTheta0};
   std::vector<Expected> expected;
   for (const Event& e : kEvents) {
     // d = g + λθ̂_i;  v ← γv + η(d + λ_dc·d⊙d⊙(θ − θ̂_i));  θ ← θ − v;  θ̂_i ← θ (sent)
     Vec d = e.g + kDecay * hat[e.worker];
-    v = kMomentum * v + e.lr * (d + options.dc_lambda * (d * d * (theta - hat[e.worker])));
+    v = kMomentum * v + e.lr * (d + dc_lambda * (d * d * (theta - hat[e.worker])));
     theta = theta - v;
     hat[e.worker] = theta;
     expected.push_back({theta, theta});
@@ -330,13 +365,14 @@ TEST(AsyncRulesHand, DcAsgdWithoutMomentum) {
   AsyncOptions options;
   options.momentum = 0.0;
   options.weight_decay = 0.0;
+  const double dc_lambda = 0.04;  // dc.lambda's declared default
   Vec theta = kTheta0;
   std::vector<Vec> hat = {kTheta0, kTheta0};
   std::vector<Expected> expected;
   for (const Event& e : kEvents) {
     // θ ← θ − η(g + λ_dc·g⊙g⊙(θ − θ̂_i));  θ̂_i ← θ
     const Vec& g = e.g;
-    theta = theta - e.lr * (g + options.dc_lambda * (g * g * (theta - hat[e.worker])));
+    theta = theta - e.lr * (g + dc_lambda * (g * g * (theta - hat[e.worker])));
     hat[e.worker] = theta;
     expected.push_back({theta, theta});
   }
@@ -357,10 +393,9 @@ TEST(AsyncRulesHand, DcAsgdAdaptive) {
   AsyncOptions options;
   options.momentum = 0.0;
   options.weight_decay = 0.0;
-  options.dc_lambda = 2.0;
-  options.dc_adaptive = true;
-  ASSERT_EQ(options.dc_ms_decay, 0.95);
-  const double m = options.dc_ms_decay, eps = options.dc_epsilon;
+  options.values.set("dc.lambda", 2.0);
+  options.values.set("dc.adaptive", true);
+  const double dc_lambda = 2.0, m = 0.95, eps = 1e-7;  // m: dc.ms_decay's default
   Vec theta = kTheta0;
   std::vector<Vec> hat = {kTheta0, kTheta0};
   std::vector<Vec> ms = {{0, 0, 0}, {0, 0, 0}};
@@ -371,7 +406,7 @@ TEST(AsyncRulesHand, DcAsgdAdaptive) {
     const Vec& g = e.g;
     Vec& msi = ms[e.worker];
     msi = m * msi + (1 - m) * (g * g);
-    Vec lambda_t = options.dc_lambda * (Vec{1, 1, 1} / sqrt_of(plus(msi, eps)));
+    Vec lambda_t = dc_lambda * (Vec{1, 1, 1} / sqrt_of(plus(msi, eps)));
     theta = theta - e.lr * (g + lambda_t * (g * g * (theta - hat[e.worker])));
     hat[e.worker] = theta;
     expected.push_back({theta, theta});
@@ -387,9 +422,9 @@ TEST(AsyncRulesHand, DanaDc) {
   for (bool adaptive : {false, true}) {
     SCOPED_TRACE(adaptive ? "adaptive" : "constant lambda");
     AsyncOptions options = hand_options();
-    options.dc_lambda = adaptive ? 2.0 : 0.04;
-    options.dc_adaptive = adaptive;
-    const double m = options.dc_ms_decay, eps = options.dc_epsilon;
+    options.values.set("dc.lambda", adaptive ? 2.0 : 0.04);
+    options.values.set("dc.adaptive", adaptive);
+    const double dc_lambda = adaptive ? 2.0 : 0.04, m = 0.95, eps = 1e-7;
     Vec theta = kTheta0;
     std::vector<Vec> v = {{0, 0, 0}, {0, 0, 0}};
     std::vector<Vec> hat = {kTheta0, kTheta0};  // look-ahead sent; equals θ0 at the start
@@ -398,10 +433,10 @@ TEST(AsyncRulesHand, DanaDc) {
     for (const Event& e : kEvents) {
       const Vec d = e.g + kDecay * hat[e.worker];
       // λ_t = λ_dc, or λ_dc / sqrt(MS_i + ε) after MS_i ← m·MS_i + (1−m)·d⊙d
-      Vec lambda_t = {options.dc_lambda, options.dc_lambda, options.dc_lambda};
+      Vec lambda_t = {dc_lambda, dc_lambda, dc_lambda};
       if (adaptive) {
         ms[e.worker] = m * ms[e.worker] + (1 - m) * (d * d);
-        lambda_t = options.dc_lambda * (Vec{1, 1, 1} / sqrt_of(plus(ms[e.worker], eps)));
+        lambda_t = dc_lambda * (Vec{1, 1, 1} / sqrt_of(plus(ms[e.worker], eps)));
       }
       // v_i ← γv_i + η(d + λ_t⊙d⊙d⊙(θ − θ̂_i));  θ ← θ − v_i   (θ: the server's, not the look-ahead)
       Vec corrected = d + lambda_t * (d * d * (theta - hat[e.worker]));
@@ -451,7 +486,7 @@ std::vector<torch::Tensor> single_worker_points(const std::string& name,
   AsyncOptions options;
   options.momentum = 0.9;
   options.weight_decay = 0.0;
-  options.dc_lambda = 0.0;
+  options.values.set("dc.lambda", 0.0);
   return single_worker_points(
       name, problem, [lr](int) { return lr; }, steps, options);
 }
@@ -526,14 +561,14 @@ TEST(AsyncRulesEquivalence, OneWorkerIsSgdUnderAChangingSchedule) {
     const std::vector<Case> cases = {
         {"asgd", plain, 0.04},         {"asgd-m", heavy, 0.04},      {"multi-asgd", heavy, 0.04},
         {"dc-asgd", heavy, 0.04},      {"nag-asgd", nesterov, 0.04}, {"dana-zero", nesterov, 0.04},
-        {"dana-slim", nesterov, 0.04}, {"dana-dc", nesterov, 0.0},
+        {"dana-slim", nesterov, 0.04}, {"dana-dc", nesterov, 0.0},   {"asgd-da", plain, 0.04},
     };
     for (const Case& c : cases) {
       SCOPED_TRACE(c.name);
       AsyncOptions options;
       options.momentum = c.sgd.momentum == 0.0 ? 0.9 : c.sgd.momentum;  // asgd ignores it
       options.weight_decay = c.sgd.weight_decay;
-      options.dc_lambda = c.dc_lambda;
+      options.values.set("dc.lambda", c.dc_lambda);
       auto reference = local_sgd_points(problem, lr, steps, c.sgd);
       ASSERT_GT(relative_error(reference.back(), reference.front()), 0.1);
       expect_same_points(single_worker_points(c.name, problem, lr, steps, options), reference,
@@ -583,13 +618,27 @@ std::pair<std::vector<torch::Tensor>, std::vector<torch::Tensor>> same_order_poi
   return {points_a, simulate(b, problem, updates, lr, order_b)};
 }
 
+// With τ_C above every delay it takes, delay-adaptive ASGD is ASGD; below, it is not.
+TEST(AsyncRulesEquivalence, DelayAdaptiveAsgdWithALargeThresholdIsAsgd) {
+  LeastSquares problem(12, 6, 13, torch::kDouble);
+  AsyncOptions options;
+  options.weight_decay = 0.01;
+  options.values.set("da.tau_c", 1e9);
+  const Schedule lr([](int) { return 0.02; });
+  auto [adaptive, plain] = same_order_points("asgd-da", "asgd", options, problem, 4, 100, lr);
+  expect_same_points(adaptive, plain, "asgd-da (tau_c 1e9) vs asgd", 1e-12);
+  options.values.set("da.tau_c", 1.0);
+  auto [damped, again] = same_order_points("asgd-da", "asgd", options, problem, 4, 100, lr);
+  EXPECT_GT(relative_error(damped.back(), again.back()), 1e-6);
+}
+
 TEST(AsyncRulesEquivalence, DcAsgdWithoutCompensationIsAsgdMomentum) {
   LeastSquares problem(12, 6, 13);
   const double lr = 0.02;
   AsyncOptions options;
   options.momentum = 0.9;
   options.weight_decay = 0.01;
-  options.dc_lambda = 0.0;
+  options.values.set("dc.lambda", 0.0);
   auto [dc_points, momentum_points] = same_order_points("dc-asgd", "asgd-m", options, problem, 3,
                                                         100, Schedule([lr](int) { return lr; }));
   expect_same_points(dc_points, momentum_points, "dc-asgd (lambda 0) vs asgd-m");
@@ -600,12 +649,12 @@ TEST(AsyncRulesEquivalence, DanaDcWithoutCompensationIsDanaZero) {
   AsyncOptions options;
   options.momentum = 0.9;
   options.weight_decay = 5e-4;
-  options.dc_lambda = 0.0;
+  options.values.set("dc.lambda", 0.0);
   auto [dc_points, zero_points] =
       same_order_points("dana-dc", "dana-zero", options, problem, 4, 200, warmup_cosine);
   expect_same_points(dc_points, zero_points, "dana-dc (lambda 0) vs dana-zero", 1e-12);
   // ... and a positive λ_dc changes the run, or the test above proves nothing.
-  options.dc_lambda = 0.04;
+  options.values.set("dc.lambda", 0.04);
   Rules compensated = make_rules("dana-dc", options, problem.theta0(), 4);
   std::mt19937 order_compensated(5);
   auto compensated_points = simulate(compensated, problem, 200, warmup_cosine, order_compensated);
@@ -658,13 +707,15 @@ TEST(AsyncRulesState, ServerBytesAreWhatTheTableLists) {
       {"dana-slim", false, f * p},
       {"dc-asgd", false, f * p * (n + 2)},
       {"dc-asgd", true, f * p * (n + 2) + f * p * n},
-      {"dana-dc", false, f * p * (2 * n + 2)},
-      {"dana-dc", true, f * p * (2 * n + 2) + f * p * n},
+      // DANA-Zero's server plus θ̂_1..θ̂_N and the compensated message d' (scratch).
+      {"dana-dc", false, f * p * (2 * n + 4), 2 * f * p},
+      {"dana-dc", true, f * p * (2 * n + 4) + f * p * n, 2 * f * p},
+      {"asgd-da", false, f * p + 8 * (n + 1)},  // θ, and N + 1 update counters
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name + (c.adaptive ? " (adaptive)" : ""));
     AsyncOptions options;
-    options.dc_adaptive = c.adaptive;
+    if (c.adaptive) options.values.set("dc.adaptive", true);
     auto server = find_async_algorithm(c.name).make_server(options, torch::zeros({p}), n);
     EXPECT_EQ(server->state_bytes(), c.bytes);
     // What is checkpointed is all the server holds but scratch, and no tensor twice.
@@ -704,7 +755,7 @@ TEST(AsyncRulesState, RestoredRulesContinueBitForBit) {
       SCOPED_TRACE(algorithm.name + (adaptive ? " (adaptive)" : ""));
       AsyncOptions options;
       options.weight_decay = 0.01;
-      options.dc_adaptive = adaptive;
+      options.values.set("dc.adaptive", adaptive);
       Rules original = make_rules(algorithm.name, options, problem.theta0(), n);
       std::mt19937 order(21);
       simulate(original, problem, 17, lr, order);
@@ -763,7 +814,7 @@ TEST(AsyncRulesPerformance, UpdatesDoNotAllocate) {
       SCOPED_TRACE(algorithm.name + (adaptive ? " (adaptive)" : ""));
       AsyncOptions options;
       options.weight_decay = 0.01;
-      options.dc_adaptive = adaptive;
+      options.values.set("dc.adaptive", adaptive);
       Rules rules = make_rules(algorithm.name, options, theta0, n);
       int64_t allocations = 0;
       {
@@ -791,8 +842,9 @@ TEST(AsyncRulesRegistry, NamesInListOrder) {
     EXPECT_FALSE(algorithm.description.empty()) << algorithm.name;
     EXPECT_EQ(&find_async_algorithm(algorithm.name), &algorithm);
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"asgd", "asgd-m", "nag-asgd", "multi-asgd",
-                                             "dana-zero", "dana-slim", "dc-asgd", "dana-dc"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"asgd", "asgd-m", "nag-asgd", "multi-asgd", "dana-zero",
+                                      "dana-slim", "dc-asgd", "dana-dc", "asgd-da"}));
 }
 
 TEST(AsyncRulesRegistry, UnknownNameSuggestsTheClosest) {
@@ -818,9 +870,14 @@ TEST(AsyncRulesRegistry, BadOptionsNameTheKey) {
   }
   EXPECT_THROW(algorithm.make_server(AsyncOptions{}, torch::zeros({4}), 0), ConfigError);
   AsyncOptions bad_lambda;
-  bad_lambda.dc_lambda = -1.0;
+  bad_lambda.values.set("dc.lambda", -1.0);
   EXPECT_THROW(find_async_algorithm("dc-asgd").make_server(bad_lambda, torch::zeros({4}), 2),
                ConfigError);
+  // A key the algorithm does not declare is refused, not ignored.
+  AsyncOptions stray;
+  stray.values.set("dc.lambda", 0.5);
+  EXPECT_THROW(algorithm.make_server(stray, torch::zeros({4}), 2), ConfigError);
+  EXPECT_THROW(algorithm.make_worker(stray, 0, torch::zeros({4})), ConfigError);
 }
 
 TEST(AsyncRulesRegistry, WorkerIndexOutOfRangeIsAnError) {

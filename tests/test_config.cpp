@@ -134,15 +134,67 @@ TEST(Config, ResolvedTomlRoundTrips) {
 // a value the user sets wins.
 TEST(Config, DelayCompensationDefaultsArePublished) {
   RunConfig constant = parse_config("", {"algo=dc-asgd"});
-  EXPECT_DOUBLE_EQ(constant.dc_lambda, 0.04);
-  EXPECT_FALSE(constant.dc_adaptive);
+  EXPECT_DOUBLE_EQ(constant.algo_options.number("dc.lambda"), 0.04);
+  EXPECT_FALSE(constant.algo_options.flag("dc.adaptive"));
   RunConfig adaptive = parse_config("", {"algo=dana-dc", "dc.adaptive=true"});
-  EXPECT_DOUBLE_EQ(adaptive.dc_lambda, 2.0);
-  EXPECT_DOUBLE_EQ(adaptive.dc_ms_decay, 0.95);
-  EXPECT_DOUBLE_EQ(
-      parse_config("", {"algo=dc-asgd", "dc.adaptive=true", "dc.lambda=0.5"}).dc_lambda, 0.5);
+  EXPECT_DOUBLE_EQ(adaptive.algo_options.number("dc.lambda"), 2.0);
+  EXPECT_DOUBLE_EQ(adaptive.algo_options.number("dc.ms_decay"), 0.95);
+  EXPECT_DOUBLE_EQ(parse_config("", {"algo=dc-asgd", "dc.adaptive=true", "dc.lambda=0.5"})
+                       .algo_options.number("dc.lambda"),
+                   0.5);
   // The resolved value is what config.toml keeps, so a resumed run uses it.
-  EXPECT_DOUBLE_EQ(parse_config(to_toml(adaptive), {}).dc_lambda, 2.0);
+  EXPECT_DOUBLE_EQ(parse_config(to_toml(adaptive), {}).algo_options.number("dc.lambda"), 2.0);
+}
+
+// An algorithm's keys come from its registry entry: range errors name the key, every declared key
+// is resolved (and only those), and `dsgd list keys` says which algorithms a key belongs to.
+TEST(Config, AlgorithmsOwnTheirKeys) {
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=dc-asgd", "dc.ms_decay=1"});
+      },
+      {"dc.ms_decay", "[0, 1)"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=kavg", "kavg.period=0"});
+      },
+      {"kavg.period", ">= 1"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=kavg", "kavg.period=2.5"});
+      },
+      {"kavg.period", "integer"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=hier-avg", "hier.node_groups=1"});
+      },
+      {"hier.node_groups", "boolean"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=hier-avg", "hier.local_period=4", "hier.global_period=6"});
+      },
+      {"hier.global_period", "multiple"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=hier-avg", "hier.node_groups=true"});
+      },
+      {"hier.node_groups", "mpi"});
+  expect_config_error([] { parse_config("", {"algo=dc-asgd", "dc.lamda=1"}); }, {"dc.lambda"});
+  RunConfig hier = parse_config("", {"algo=hier-avg", "workers=8", "hier.group_size=4"});
+  EXPECT_EQ(hier.algo_options.integer("hier.group_size"), 4);
+  EXPECT_EQ(hier.algo_options.integer("hier.local_period"), 1);
+  EXPECT_FALSE(hier.algo_options.has("kavg.period"));
+  EXPECT_TRUE(parse_config("", {"algo=asgd"}).algo_options.entries().empty());
+  EXPECT_NE(to_toml(hier).find("group_size = 4"), std::string::npos);
+  EXPECT_EQ(to_toml(hier).find("kavg"), std::string::npos);
+  bool listed = false;
+  for (const auto& k : config_keys()) {
+    if (k.key == "dc.lambda") {
+      listed = true;
+      EXPECT_EQ(k.applies_to, "dc-asgd, dana-dc");
+    }
+  }
+  EXPECT_TRUE(listed);
 }
 
 // lr_scaling = "linear": η·P, the warm-up from η (the single-worker rate) to η·P; sync only.

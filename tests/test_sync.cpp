@@ -25,8 +25,9 @@ using dsgd::testing::run_dsgd;
 using dsgd::testing::without_columns;
 namespace fs = std::filesystem;
 
-dsgd::SyncPlan plan_of(const std::string& algo, dsgd::SyncOptions options) {
-  return dsgd::find_sync_algorithm(algo).plan(options);
+dsgd::SyncPlan plan_of(const std::string& algo, const dsgd::OptionValues& options,
+                       int64_t learners) {
+  return dsgd::sync_plan(dsgd::find_sync_algorithm(algo), options, {learners, false});
 }
 
 std::string schedule(const dsgd::SyncPlan& plan, int steps) {
@@ -39,19 +40,21 @@ std::string schedule(const dsgd::SyncPlan& plan, int steps) {
 }
 
 TEST(SyncPlan, WhenEachAlgorithmAverages) {
-  dsgd::SyncOptions o;
-  o.learners = 8;
-  o.group_size = 2;
-  o.local_period = 2;
-  o.global_period = 6;
-  o.kavg_period = 3;
-  EXPECT_EQ(schedule(plan_of("hier-avg", o), 12), ".g.g.G.g.g.G");
-  EXPECT_EQ(schedule(plan_of("kavg", o), 9), "..G..G..G");
-  dsgd::SyncPlan ssgd = plan_of("ssgd", o);
+  dsgd::OptionValues hier;
+  hier.set("hier.group_size", 2);
+  hier.set("hier.local_period", 2);
+  hier.set("hier.global_period", 6);
+  dsgd::OptionValues kavg;
+  kavg.set("kavg.period", 3);
+  EXPECT_EQ(schedule(plan_of("hier-avg", hier, 8), 12), ".g.g.G.g.g.G");
+  EXPECT_EQ(schedule(plan_of("kavg", kavg, 8), 9), "..G..G..G");
+  dsgd::SyncPlan ssgd = plan_of("ssgd", {}, 8);
   EXPECT_TRUE(ssgd.average_gradients);
   EXPECT_EQ(schedule(ssgd, 4), "....");
-  EXPECT_EQ(plan_of("hier-avg", o).group_size, 2);
-  EXPECT_EQ(plan_of("kavg", o).group_size, 8);
+  EXPECT_EQ(plan_of("hier-avg", hier, 8).group_size, 2);
+  EXPECT_EQ(plan_of("kavg", kavg, 8).group_size, 8);
+  // A plan takes only its own keys.
+  EXPECT_THROW(plan_of("ssgd", kavg, 8), dsgd::ConfigError);
 }
 
 // Small integers: sums and divisions by 4 are exact in float, so "preserves the mean" can be
@@ -126,7 +129,9 @@ TEST(SyncRound, KavgStepsAndAveragesByHand) {
   for (bool average_momentum : {false, true}) {
     auto learners = two_learners(0.5);
     dsgd::InProcessCommunicator communicator(2, 2);
-    dsgd::SyncPlan plan = plan_of("kavg", {2, 1, 1, 1, 2});
+    dsgd::OptionValues k2;
+    k2.set("kavg.period", 2);
+    dsgd::SyncPlan plan = plan_of("kavg", k2, 2);
     learners[0].grad.copy_(torch::tensor({1.0f, 1.0f}));
     learners[1].grad.copy_(torch::tensor({2.0f, 0.0f}));
     dsgd::RoundTraffic first = finish_round(plan, 1, 0.1, average_momentum, learners, communicator);
@@ -168,7 +173,7 @@ TEST(SyncRound, SsgdAveragesGradientsByHand) {
   learners[1].grad.copy_(torch::tensor({2.0f, 0.0f}));
   dsgd::InProcessCommunicator communicator(2, 2);
   dsgd::RoundTraffic traffic =
-      finish_round(plan_of("ssgd", {2, 1, 1, 1, 1}), 1, 0.1, false, learners, communicator);
+      finish_round(plan_of("ssgd", {}, 2), 1, 0.1, false, learners, communicator);
   ASSERT_TRUE(traffic.level.has_value());
   EXPECT_EQ(traffic.bytes_per_learner, 12);
   for (auto& learner : learners) {

@@ -11,9 +11,7 @@
 namespace dsgd {
 namespace {
 
-using async_internal::bytes_of;
-using async_internal::gradient_algorithm;
-using async_internal::ThetaServer;
+using namespace async_internal;  // NOLINT(build/namespaces): the helpers of async_util.h
 
 class AsgdServer : public ThetaServer {
  public:

@@ -26,15 +26,16 @@
 #include <utility>
 #include <vector>
 
+#include "algos/options.h"
+
 namespace dsgd {
 
+// What every asynchronous rule reads, plus the algorithm's own declared keys (AsyncAlgorithm::
+// options); keys left unset take their declared defaults when the rule is made.
 struct AsyncOptions {
   double momentum = 0.9;      // γ
   double weight_decay = 0.0;  // λ, applied as d = g + λθ̂_i at the point g was computed at
-  double dc_lambda = 0.04;    // λ_dc of delay compensation (dc-asgd, dana-dc); see config
-  bool dc_adaptive = false;   // DC-ASGD-a: λ_t = λ_dc / sqrt(MS_i + ε), element-wise
-  double dc_ms_decay = 0.95;  // m in MS_i ← m·MS_i + (1−m)·g⊙g
-  double dc_epsilon = 1e-7;   // ε
+  OptionValues values;        // the algorithm's own keys, e.g. dc.lambda
 };
 
 // Named tensors a rule must checkpoint to resume bit for bit. The tensors alias the rule's own
@@ -100,7 +101,8 @@ class GradientWorkerRule : public AsyncWorkerRule {
 
 struct AsyncAlgorithm {
   std::string name;
-  std::string description;  // one line, for `dsgd list`
+  std::string description;          // one line, for `dsgd list`
+  std::vector<OptionSpec> options;  // its own config keys
   // theta0: initial parameters (the rule keeps its own copy); workers: N.
   std::function<std::unique_ptr<AsyncServerRule>(const AsyncOptions&, const torch::Tensor& theta0,
                                                  int64_t workers)>

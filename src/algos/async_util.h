@@ -29,20 +29,19 @@ inline void check_options(const AsyncOptions& options) {
   if (!(options.weight_decay >= 0.0) || std::isinf(options.weight_decay)) {
     fail("weight_decay", options.weight_decay, ">= 0 and finite");
   }
-  if (!(options.dc_lambda >= 0.0) || std::isinf(options.dc_lambda)) {
-    fail("dc.lambda", options.dc_lambda, ">= 0 and finite");
-  }
-  if (!(options.dc_ms_decay >= 0.0 && options.dc_ms_decay < 1.0)) {
-    fail("dc.ms_decay", options.dc_ms_decay, "in [0, 1)");
-  }
-  if (!(options.dc_epsilon > 0.0) || std::isinf(options.dc_epsilon)) {
-    fail("dc.epsilon", options.dc_epsilon, "> 0 and finite");
-  }
+}
+
+// The options with the algorithm's own keys resolved: declared defaults filled in, ranges
+// checked (resolve_options).
+inline AsyncOptions resolved(const AsyncOptions& options, const std::vector<OptionSpec>& specs) {
+  check_options(options);
+  AsyncOptions out = options;
+  out.values = resolve_options(specs, options.values);
+  return out;
 }
 
 // Checks what every server rule assumes about θ0 and N.
-inline void check_setup(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers) {
-  check_options(options);
+inline void check_setup(const torch::Tensor& theta0, int64_t workers) {
   if (!theta0.defined() || !theta0.is_floating_point() || theta0.numel() == 0) {
     throw Error("async rule: initial parameters must be a non-empty floating-point tensor");
   }
@@ -125,6 +124,19 @@ class ThetaServer : public AsyncServerRule {
   torch::Tensor momentum_scalar_;  // γ, 0-dim
 };
 
+// θ and one momentum buffer v that every worker's messages go through (asgd-m, nag-asgd,
+// dc-asgd); the rules differ only in how apply() steps.
+class SharedMomentumServer : public ThetaServer {
+ public:
+  SharedMomentumServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
+      : ThetaServer(options, theta0, workers), v_(torch::zeros_like(theta_)) {}
+  int64_t state_bytes() const override { return bytes_of(theta_) + bytes_of(v_); }
+  NamedTensors state() override { return {{"theta", theta_}, {"v", v_}}; }
+
+ protected:
+  torch::Tensor v_;  // v
+};
+
 // One vector per worker: a single [N, P] block (one allocation, one checkpoint entry) and views
 // of its rows shaped like θ, made once so the hot path creates no views.
 struct PerWorker {
@@ -135,19 +147,36 @@ struct PerWorker {
   std::vector<torch::Tensor> rows;
 };
 
+// The registry entry of an algorithm from its server and worker rule classes, each constructed
+// as (resolved options, θ0, N) and (resolved options, θ0); `specs` are the algorithm's own keys.
+template <class Server, class Worker>
+AsyncAlgorithm rule_algorithm(std::string name, std::string description,
+                              std::vector<OptionSpec> specs = {}) {
+  AsyncAlgorithm algorithm{std::move(name), std::move(description), specs, {}, {}};
+  algorithm.make_server = [specs](const AsyncOptions& options, const torch::Tensor& theta0,
+                                  int64_t workers) -> std::unique_ptr<AsyncServerRule> {
+    check_setup(theta0, workers);
+    return std::make_unique<Server>(resolved(options, specs), theta0, workers);
+  };
+  algorithm.make_worker = [specs](const AsyncOptions& options, int64_t,
+                                  const torch::Tensor& theta0) -> std::unique_ptr<AsyncWorkerRule> {
+    return std::make_unique<Worker>(resolved(options, specs), theta0);
+  };
+  return algorithm;
+}
+
+// Workers that send d = g + λθ̂_i.
+struct DecayedGradientWorker : GradientWorkerRule {
+  DecayedGradientWorker(const AsyncOptions& options, const torch::Tensor& theta0)
+      : GradientWorkerRule(options.weight_decay, theta0) {}
+};
+
 // The registry entry of an algorithm whose workers send d = g + λθ̂_i.
 template <class Server>
-AsyncAlgorithm gradient_algorithm(std::string name, std::string description) {
-  return {std::move(name), std::move(description),
-          [](const AsyncOptions& options, const torch::Tensor& theta0,
-             int64_t workers) -> std::unique_ptr<AsyncServerRule> {
-            check_setup(options, theta0, workers);
-            return std::make_unique<Server>(options, theta0, workers);
-          },
-          [](const AsyncOptions& options, int64_t,
-             const torch::Tensor& theta0) -> std::unique_ptr<AsyncWorkerRule> {
-            return std::make_unique<GradientWorkerRule>(options.weight_decay, theta0);
-          }};
+AsyncAlgorithm gradient_algorithm(std::string name, std::string description,
+                                  std::vector<OptionSpec> specs = {}) {
+  return rule_algorithm<Server, DecayedGradientWorker>(std::move(name), std::move(description),
+                                                       std::move(specs));
 }
 
 }  // namespace async_internal

@@ -10,14 +10,20 @@ namespace dsgd {
 const std::vector<AlgorithmInfo>& algorithm_catalog() {
   static const std::vector<AlgorithmInfo> catalog = [] {
     std::vector<AlgorithmInfo> all = {
-        {"sgd", AlgorithmFamily::kSingle,
-         "single-worker SGD with momentum, Nesterov and weight decay (the baseline)"},
+        {"sgd",
+         AlgorithmFamily::kSingle,
+         "single-worker SGD with momentum, Nesterov and weight decay (the baseline)",
+         {},
+         {}},
     };
     for (const auto& a : async_algorithms()) {
-      all.push_back({a.name, AlgorithmFamily::kAsync, a.description});
+      all.push_back({a.name, AlgorithmFamily::kAsync, a.description, a.options, {}});
     }
     for (const auto& a : sync_algorithms()) {
-      all.push_back({a.name, AlgorithmFamily::kSync, a.description});
+      auto check = [&a](const OptionValues& values, int64_t workers, bool mpi) {
+        sync_plan(a, values, {workers, mpi});
+      };
+      all.push_back({a.name, AlgorithmFamily::kSync, a.description, a.options, check});
     }
     return all;
   }();
@@ -25,12 +31,7 @@ const std::vector<AlgorithmInfo>& algorithm_catalog() {
 }
 
 const AlgorithmInfo& find_algorithm(const std::string& name) {
-  std::vector<std::string> names;
-  for (const auto& a : algorithm_catalog()) {
-    if (a.name == name) return a;
-    names.push_back(a.name);
-  }
-  throw unknown_name("algorithm", name, names);
+  return find_by_name(algorithm_catalog(), name, "algorithm");
 }
 
 }  // namespace dsgd

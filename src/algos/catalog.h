@@ -1,9 +1,13 @@
-// Every algorithm a run can name, with its family, so that config validation, `dsgd list` and
-// the run dispatcher agree on one list. Async rules come from their own registry.
+// Every algorithm a run can name, with its family and its own config keys, so that config
+// validation, `dsgd list` and the run dispatcher agree on one list. Async rules and sync plans
+// come from their own registries; this is the one place that joins them.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "algos/options.h"
 
 namespace dsgd {
 
@@ -13,6 +17,10 @@ struct AlgorithmInfo {
   std::string name;
   AlgorithmFamily family;
   std::string description;
+  std::vector<OptionSpec> options;  // the keys only this algorithm (and its kin) reads
+  // Checks the resolved options against the run's shape (workers, whether it runs on MPI);
+  // throws ConfigError naming the keys. Empty: nothing beyond each key's own range.
+  std::function<void(const OptionValues&, int64_t workers, bool mpi)> check;
 };
 
 const std::vector<AlgorithmInfo>& algorithm_catalog();

@@ -15,11 +15,7 @@
 namespace dsgd {
 namespace {
 
-using async_internal::bytes_of;
-using async_internal::check_message;
-using async_internal::check_options;
-using async_internal::check_setup;
-using async_internal::ThetaServer;
+using namespace async_internal;  // NOLINT(build/namespaces): the helpers of async_util.h
 
 class DanaSlimServer : public ThetaServer {
  public:
@@ -84,18 +80,9 @@ class DanaSlimWorker : public AsyncWorkerRule {
 }  // namespace
 
 AsyncAlgorithm dana_slim_algorithm() {
-  return {"dana-slim",
-          "DANA-Slim: momentum kept on the workers (Bengio-Nesterov); server keeps theta only",
-          [](const AsyncOptions& options, const torch::Tensor& theta0,
-             int64_t workers) -> std::unique_ptr<AsyncServerRule> {
-            check_setup(options, theta0, workers);
-            return std::make_unique<DanaSlimServer>(options, theta0, workers);
-          },
-          [](const AsyncOptions& options, int64_t /*worker*/,
-             const torch::Tensor& theta0) -> std::unique_ptr<AsyncWorkerRule> {
-            check_options(options);
-            return std::make_unique<DanaSlimWorker>(options, theta0);
-          }};
+  return rule_algorithm<DanaSlimServer, DanaSlimWorker>(
+      "dana-slim",
+      "DANA-Slim: momentum kept on the workers (Bengio-Nesterov); server keeps theta only");
 }
 
 }  // namespace dsgd

@@ -15,17 +15,12 @@
 namespace dsgd {
 namespace {
 
-using async_internal::bytes_of;
-using async_internal::check_worker;
-using async_internal::gradient_algorithm;
-using async_internal::ThetaServer;
+using namespace async_internal;  // NOLINT(build/namespaces): the helpers of async_util.h
 
-class DcAsgdServer : public ThetaServer {
+class DcAsgdServer : public SharedMomentumServer {
  public:
   DcAsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : ThetaServer(options, theta0, workers),
-        v_(torch::zeros_like(theta_)),
-        compensation_(options, theta_, workers) {}
+      : SharedMomentumServer(options, theta0, workers), compensation_(options, theta_, workers) {}
 
   // θ = theta_, θ̂_i kept by compensation_.
   void parameters_for(int64_t worker, torch::Tensor& out) override {
@@ -48,16 +43,15 @@ class DcAsgdServer : public ThetaServer {
   }
 
   int64_t state_bytes() const override {
-    return bytes_of(theta_) + bytes_of(v_) + compensation_.state_bytes();
+    return SharedMomentumServer::state_bytes() + compensation_.state_bytes();
   }
   NamedTensors state() override {
-    NamedTensors state = {{"theta", theta_}, {"v", v_}};
+    NamedTensors state = SharedMomentumServer::state();
     compensation_.append_state(state);
     return state;
   }
 
  private:
-  torch::Tensor v_;                 // v
   DelayCompensation compensation_;  // θ̂_1..θ̂_N (and MS_i when adaptive)
 };
 
@@ -65,7 +59,8 @@ class DcAsgdServer : public ThetaServer {
 
 AsyncAlgorithm dc_asgd_algorithm() {
   return gradient_algorithm<DcAsgdServer>(
-      "dc-asgd", "DC-ASGD: delay-compensated gradients g + l*g*g*(theta - sent), server momentum");
+      "dc-asgd", "DC-ASGD: delay-compensated gradients g + l*g*g*(theta - sent), server momentum",
+      delay_compensation_options());
 }
 
 }  // namespace dsgd

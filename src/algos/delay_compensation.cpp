@@ -13,22 +13,29 @@
 
 namespace dsgd {
 
-using async_internal::bytes_of;
-using async_internal::rows_of;
-using async_internal::zeros_per_worker;
+using namespace async_internal;  // NOLINT(build/namespaces): the helpers of async_util.h
+
+std::vector<OptionSpec> delay_compensation_options() {
+  OptionSpec lambda = number_option(
+      "dc.lambda", 0.04,
+      "delay-compensation strength λ_dc (default 0.04, or 2 with dc.adaptive: Zheng et al.)", 0.0);
+  lambda.default_from = [](const OptionValues& v) { return v.flag("dc.adaptive") ? 2.0 : 0.04; };
+  return {lambda, boolean_option("dc.adaptive", false, "adaptive λ_dc (DC-ASGD-a)"),
+          number_option("dc.ms_decay", 0.95, "decay m of the adaptive mean square", 0.0, 1.0)};
+}
 
 DelayCompensation::DelayCompensation(const AsyncOptions& options, const torch::Tensor& theta,
                                      int64_t workers)
-    : lambda_(options.dc_lambda),
-      adaptive_(options.dc_adaptive),
-      decay_(options.dc_ms_decay),
+    : lambda_(options.values.number("dc.lambda")),
+      adaptive_(options.values.flag("dc.adaptive")),
+      decay_(options.values.number("dc.ms_decay")),
       sent_(zeros_per_worker(theta, workers)),
       sent_rows_(rows_of(sent_, theta)) {
   if (adaptive_) {
     // MS_i = 0  ⇔  r_i = sqrt(ε)
-    rms_ = torch::full({workers, theta.numel()}, std::sqrt(options.dc_epsilon), theta.options());
+    rms_ = torch::full({workers, theta.numel()}, std::sqrt(kEpsilon), theta.options());
     rms_rows_ = rows_of(rms_, theta);
-    rms_floor_ = torch::full({}, (1.0 - decay_) * options.dc_epsilon, theta.options());
+    rms_floor_ = torch::full({}, (1.0 - decay_) * kEpsilon, theta.options());
   }
 }
 

@@ -5,8 +5,9 @@
 // where λ_t = λ_dc, or in the adaptive variant (DC-ASGD-a) λ_t = λ_dc / sqrt(MS_i + ε) with
 // MS_i ← m·MS_i + (1−m)·g⊙g a per-worker mean square of the gradients (per worker as in the
 // authors' Multiverso code, with ε = 1e-7). The published defaults are λ = 0.04 for the constant
-// form (DC-ASGD-c) and λ₀ = 2, m = 0.95 for the adaptive one (DC-ASGD-a); config.cpp applies
-// them. g is the worker's message d = g + λθ̂_i, as in MXNet's DCASGD. Private to src/algos/.
+// form (DC-ASGD-c) and λ₀ = 2, m = 0.95 for the adaptive one (DC-ASGD-a): the declared keys
+// (delay_compensation_options) default to them. g is the worker's message d = g + λθ̂_i, as in
+// MXNet's DCASGD. Private to src/algos/.
 #pragma once
 
 #include <torch/torch.h>
@@ -17,9 +18,16 @@
 
 namespace dsgd {
 
+// The keys dc.lambda, dc.adaptive and dc.ms_decay, declared by every delay-compensated rule.
+std::vector<OptionSpec> delay_compensation_options();
+
 class DelayCompensation {
  public:
+  // ε of sqrt(MS_i + ε), as in the authors' code.
+  static constexpr double kEpsilon = 1e-7;
+
   // Allocates θ̂_1..θ̂_N (and, adaptive only, one mean-square vector per worker) like θ.
+  // `options.values` holds the resolved delay_compensation_options().
   DelayCompensation(const AsyncOptions& options, const torch::Tensor& theta, int64_t workers);
 
   // θ̂_i ← sent: the parameters worker i computes its next gradient at.

@@ -6,11 +6,13 @@
 namespace dsgd {
 
 SyncAlgorithm kavg_algorithm() {
-  return {"kavg", "K-AVG: K local SGD steps (kavg.period), then a global parameter average",
-          [](const SyncOptions& o) {
+  return {"kavg",
+          "K-AVG: K local SGD steps (kavg.period), then a global parameter average",
+          {integer_option("kavg.period", 1, "K local steps between global averages")},
+          [](const OptionValues& o, const SyncSetup& setup) {
             SyncPlan plan;
-            plan.group_size = o.learners;
-            plan.global_period = o.kavg_period;
+            plan.group_size = setup.learners;
+            plan.global_period = o.integer("kavg.period");
             return plan;
           }};
 }

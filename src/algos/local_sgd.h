@@ -26,6 +26,11 @@ class LocalSgd {
 
   // v: the momentum buffer (undefined when γ = 0). Exposed for averaging and checkpoints.
   torch::Tensor& momentum_buffer() { return velocity_; }
+  // Keeps v in `storage` (shaped like θ, zeros) from now on, so that an owner can lay it out
+  // next to other state; ignored when γ = 0.
+  void keep_velocity_in(const torch::Tensor& storage) {
+    if (velocity_.defined()) velocity_ = storage;
+  }
   const SgdOptions& options() const { return options_; }
 
  private:

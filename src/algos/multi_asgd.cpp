@@ -12,10 +12,7 @@
 namespace dsgd {
 namespace {
 
-using async_internal::bytes_of;
-using async_internal::gradient_algorithm;
-using async_internal::PerWorker;
-using async_internal::ThetaServer;
+using namespace async_internal;  // NOLINT(build/namespaces): the helpers of async_util.h
 
 class MultiAsgdServer : public ThetaServer {
  public:

@@ -11,14 +11,11 @@
 namespace dsgd {
 namespace {
 
-using async_internal::bytes_of;
-using async_internal::gradient_algorithm;
-using async_internal::ThetaServer;
+using namespace async_internal;  // NOLINT(build/namespaces): the helpers of async_util.h
 
-class NagAsgdServer : public ThetaServer {
+class NagAsgdServer : public SharedMomentumServer {
  public:
-  NagAsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : ThetaServer(options, theta0, workers), v_(torch::zeros_like(theta_)) {}
+  using SharedMomentumServer::SharedMomentumServer;
 
   // d = message, η = lr, γ = momentum_, θ = theta_, v = v_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
@@ -28,12 +25,6 @@ class NagAsgdServer : public ThetaServer {
     // θ ← θ − (γv + ηd)
     theta_.add_(v_, -momentum_).add_(message, -lr);
   }
-
-  int64_t state_bytes() const override { return bytes_of(theta_) + bytes_of(v_); }
-  NamedTensors state() override { return {{"theta", theta_}, {"v", v_}}; }
-
- private:
-  torch::Tensor v_;  // v
 };
 
 }  // namespace

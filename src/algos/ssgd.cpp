@@ -6,11 +6,13 @@
 namespace dsgd {
 
 SyncAlgorithm ssgd_algorithm() {
-  return {"ssgd", "synchronous SGD: gradients all-reduced across all P learners every step",
-          [](const SyncOptions& o) {
+  return {"ssgd",
+          "synchronous SGD: gradients all-reduced across all P learners every step",
+          {},
+          [](const OptionValues&, const SyncSetup& setup) {
             SyncPlan plan;
             plan.average_gradients = true;
-            plan.group_size = o.learners;
+            plan.group_size = setup.learners;
             return plan;
           }};
 }

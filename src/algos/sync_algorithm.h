@@ -12,17 +12,9 @@
 #include <vector>
 
 #include "algos/communicator.h"
+#include "algos/options.h"
 
 namespace dsgd {
-
-// The config values the synchronous family reads.
-struct SyncOptions {
-  int64_t learners = 1;       // P
-  int64_t group_size = 1;     // S (hier-avg)
-  int64_t local_period = 1;   // K1 (hier-avg)
-  int64_t global_period = 1;  // K2 (hier-avg), a multiple of K1
-  int64_t kavg_period = 1;    // K (kavg)
-};
 
 struct SyncPlan {
   // ssgd: gradients (and BatchNorm buffers) are all-reduced before every step, so every learner
@@ -31,16 +23,31 @@ struct SyncPlan {
   int64_t group_size = 1;     // learners per group: S consecutive learners
   int64_t group_period = 0;   // average inside groups every this many steps; 0: never
   int64_t global_period = 0;  // average across all learners every this many steps; 0: never
+  // MPI: groups are the ranks of each host (MPI_Comm_split_type) instead of S consecutive ranks.
+  bool groups_follow_hosts = false;
 
   // The averaging after step `step` (1-based); global wins when both are due.
   std::optional<AverageLevel> averaging_after(int64_t step) const;
 };
 
+// What a plan depends on besides the algorithm's options.
+struct SyncSetup {
+  int64_t learners = 1;  // P
+  bool mpi = false;      // learners are MPI ranks (and so have hosts)
+};
+
 struct SyncAlgorithm {
   std::string name;
   std::string description;
-  std::function<SyncPlan(const SyncOptions&)> plan;
+  std::vector<OptionSpec> options;  // its own config keys
+  // The plan from the resolved options; throws ConfigError for a combination the algorithm
+  // cannot run, naming the keys.
+  std::function<SyncPlan(const OptionValues&, const SyncSetup&)> plan;
 };
+
+// The algorithm's plan from the options given (declared defaults fill the rest).
+SyncPlan sync_plan(const SyncAlgorithm& algorithm, const OptionValues& given,
+                   const SyncSetup& setup);
 
 const std::vector<SyncAlgorithm>& sync_algorithms();
 // Throws ConfigError naming the closest algorithm when `name` is unknown.

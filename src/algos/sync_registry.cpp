@@ -11,6 +11,11 @@ std::optional<AverageLevel> SyncPlan::averaging_after(int64_t step) const {
   return std::nullopt;
 }
 
+SyncPlan sync_plan(const SyncAlgorithm& algorithm, const OptionValues& given,
+                   const SyncSetup& setup) {
+  return algorithm.plan(resolve_options(algorithm.options, given), setup);
+}
+
 const std::vector<SyncAlgorithm>& sync_algorithms() {
   static const std::vector<SyncAlgorithm> algorithms = {
       ssgd_algorithm(),      // ssgd
@@ -21,12 +26,7 @@ const std::vector<SyncAlgorithm>& sync_algorithms() {
 }
 
 const SyncAlgorithm& find_sync_algorithm(const std::string& name) {
-  std::vector<std::string> names;
-  for (const auto& algorithm : sync_algorithms()) {
-    if (algorithm.name == name) return algorithm;
-    names.push_back(algorithm.name);
-  }
-  throw unknown_name("algorithm", name, names);
+  return find_by_name(sync_algorithms(), name, "algorithm");
 }
 
 }  // namespace dsgd

@@ -8,41 +8,54 @@ int64_t bytes_of(const torch::Tensor& t) {
   return t.defined() ? t.numel() * static_cast<int64_t>(t.element_size()) : 0;
 }
 
-std::vector<torch::Tensor> gather(std::vector<Learner>& learners, torch::Tensor Learner::*field) {
+// One slice of every learner's block, for one collective.
+template <class Slice>
+std::vector<torch::Tensor> gather(std::vector<Learner>& learners, Slice slice) {
   std::vector<torch::Tensor> tensors;
   tensors.reserve(learners.size());
-  for (auto& learner : learners) tensors.push_back(learner.*field);
+  for (auto& learner : learners) tensors.push_back(slice(learner));
   return tensors;
 }
 
 }  // namespace
 
+Learner::Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0)
+    : optimizer(sgd, params0) {
+  const int64_t p = params0.numel(), b = buffers0.numel();
+  const int64_t v = optimizer.momentum_buffer().defined() ? p : 0;
+  state = torch::zeros({p + b + p + v}, params0.options());
+  grad = state.narrow(0, 0, p);
+  buffers = state.narrow(0, p, b);
+  params = state.narrow(0, p + b, p);
+  buffers.copy_(buffers0.reshape({-1}));
+  params.copy_(params0.reshape({-1}));
+  if (v > 0) optimizer.keep_velocity_in(state.narrow(0, p + b + p, v));
+}
+
+torch::Tensor Learner::averaged(bool with_velocity) const {
+  const int64_t p = params.numel(), b = buffers.numel();
+  const bool has_velocity = state.numel() > p + b + p;
+  return state.narrow(0, p, b + p + (with_velocity && has_velocity ? p : 0));
+}
+
 RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool average_momentum,
                           std::vector<Learner>& learners, Communicator& communicator) {
   torch::NoGradGuard no_grad;
   RoundTraffic traffic;
-  Learner& first = learners.front();
   if (plan.average_gradients && communicator.group_size(AverageLevel::kGlobal) > 1) {
     // BatchNorm buffers travel with the gradients so that the replicas stay identical.
-    communicator.average(AverageLevel::kGlobal, gather(learners, &Learner::grad));
-    communicator.average(AverageLevel::kGlobal, gather(learners, &Learner::buffers));
+    auto exchanged = gather(learners, [](Learner& l) { return l.gradient_and_buffers(); });
+    communicator.average(AverageLevel::kGlobal, exchanged);
     traffic = {AverageLevel::kGlobal, communicator.group_size(AverageLevel::kGlobal),
-               bytes_of(first.grad) + bytes_of(first.buffers)};
+               bytes_of(exchanged.front())};
   }
   for (auto& learner : learners) learner.optimizer.step(learner.params, learner.grad, lr);
 
   std::optional<AverageLevel> level = plan.averaging_after(step);
   if (!level || communicator.group_size(*level) <= 1) return traffic;
-  communicator.average(*level, gather(learners, &Learner::params));
-  communicator.average(*level, gather(learners, &Learner::buffers));
-  int64_t bytes = bytes_of(first.params) + bytes_of(first.buffers);
-  if (average_momentum && first.optimizer.momentum_buffer().defined()) {
-    std::vector<torch::Tensor> velocities;
-    for (auto& learner : learners) velocities.push_back(learner.optimizer.momentum_buffer());
-    communicator.average(*level, velocities);
-    bytes += bytes_of(first.optimizer.momentum_buffer());
-  }
-  return {level, communicator.group_size(*level), bytes};
+  auto averaged = gather(learners, [&](Learner& l) { return l.averaged(average_momentum); });
+  communicator.average(*level, averaged);
+  return {level, communicator.group_size(*level), bytes_of(averaged.front())};
 }
 
 }  // namespace dsgd

@@ -15,18 +15,24 @@
 
 namespace dsgd {
 
-// One learner's replica: parameters, floating-point BatchNorm buffers, the gradient of its
-// current minibatch and its optimizer (whose momentum buffer is its own).
+// One learner's replica: the gradient of its current minibatch, floating-point BatchNorm
+// buffers, parameters and its optimizer's momentum buffer, all in one flat block laid out
+// [grad | buffers | params | velocity], so that every exchange of a round is one contiguous slice
+// and one collective: SSGD's [grad | buffers], an average's [buffers | params] or, with
+// average_momentum, [buffers | params | velocity].
 struct Learner {
-  Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0)
-      : params(params0.clone()),
-        buffers(buffers0.clone()),
-        grad(torch::zeros_like(params0)),
-        optimizer(sgd, params0) {}
-  torch::Tensor params;
+  Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0);
+  torch::Tensor state;  // the block
+  torch::Tensor grad;   // views of it
   torch::Tensor buffers;
-  torch::Tensor grad;
-  LocalSgd optimizer;
+  torch::Tensor params;
+  LocalSgd optimizer;  // its momentum buffer, when γ > 0, is the block's tail
+
+  // The slices one collective moves.
+  torch::Tensor gradient_and_buffers() const {
+    return state.narrow(0, 0, grad.numel() + buffers.numel());
+  }
+  torch::Tensor averaged(bool with_velocity) const;  // [buffers | params (| velocity)]
 };
 
 // The collective a round ended with, for telemetry and the communication-cost model.

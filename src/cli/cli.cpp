@@ -47,8 +47,9 @@ void list(const std::string& what) {
   if (what == "keys") {
     section("config keys (in the TOML file, or --set KEY=VALUE)");
     for (const auto& k : config_keys()) {
-      std::cout << fmt::format("  {:<24} {:<18} default {:<12} {}\n", k.key, k.type,
-                               k.default_value, k.help);
+      std::cout << fmt::format("  {:<24} {:<18} default {:<12} {}{}\n", k.key, k.type,
+                               k.default_value, k.help,
+                               k.applies_to.empty() ? "" : " [" + k.applies_to + "]");
     }
   }
   if (what.empty()) std::cout << "`dsgd list keys` shows every config key.\n";

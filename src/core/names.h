@@ -19,4 +19,16 @@ std::string closest_name(const std::string& name, const std::vector<std::string>
 ConfigError unknown_name(const std::string& kind, const std::string& name,
                          const std::vector<std::string>& candidates);
 
+// The entry of `entries` (anything with a `name`) called `name`; throws unknown_name otherwise.
+template <class Entry>
+const Entry& find_by_name(const std::vector<Entry>& entries, const std::string& name,
+                          const std::string& kind) {
+  std::vector<std::string> names;
+  for (const auto& entry : entries) {
+    if (entry.name == name) return entry;
+    names.push_back(entry.name);
+  }
+  throw unknown_name(kind, name, names);
+}
+
 }  // namespace dsgd

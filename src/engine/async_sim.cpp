@@ -6,7 +6,7 @@
 #include <queue>
 
 #include "core/errors.h"
-#include "engine/async_telemetry.h"
+#include "engine/async_server.h"
 
 namespace dsgd {
 namespace {
@@ -29,19 +29,15 @@ AsyncOptions async_options(const RunConfig& c) {
   AsyncOptions o;
   o.momentum = c.momentum;
   o.weight_decay = c.weight_decay;
-  o.dc_lambda = c.dc_lambda;
-  o.dc_adaptive = c.dc_adaptive;
-  o.dc_ms_decay = c.dc_ms_decay;
+  o.values = c.algo_options;
   return o;
 }
 
 struct AsyncSimulator::State {
   int64_t workers = 0;
-  std::unique_ptr<AsyncServerRule> server;
+  std::unique_ptr<AsyncServer> server;
   std::vector<std::unique_ptr<AsyncWorkerRule>> worker_rules;
   std::vector<WorkerStream> streams;
-  torch::Tensor sent;               // [N, P]: θ̂_i, the parameters worker i computes at
-  std::vector<int64_t> sent_at;     // server update count when θ̂_i was sent
   std::vector<int64_t> next_batch;  // k_i
   std::vector<double> finish_time;
   std::vector<int64_t> event_sequence;  // the sequence number of worker i's pending event
@@ -49,19 +45,12 @@ struct AsyncSimulator::State {
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;
   int64_t sequence = 0;
   std::optional<ArrivalTrace> replay;
-  ArrivalTrace recorded;
   bool restored = false;
 
   // The server's link: a push or a pull takes link_cost, and each direction is one queue.
   double link_cost = 0.0;
   double link_in_free = 0.0;   // when the link can take the next push
   double link_out_free = 0.0;  // when it can take the next pull
-  // The model's actual parameters θ, followed here for rules whose server keeps a look-ahead
-  // instead (DANA-Slim), so that the gap is measured against θ for every rule. Undefined for
-  // the other rules, whose center() is θ.
-  torch::Tensor actual;
-
-  AsyncTelemetry telemetry;
 };
 
 AsyncSimulator::AsyncSimulator(Session& session)
@@ -69,11 +58,12 @@ AsyncSimulator::AsyncSimulator(Session& session)
   const RunConfig& config = session_.config();
   State& s = *state_;
   s.workers = config.workers;
-  s.telemetry = AsyncTelemetry(config.gap_sample);
   const AsyncAlgorithm& algorithm = find_async_algorithm(config.algo);
   AsyncOptions options = async_options(config);
   torch::Tensor theta0 = session_.model().params().detach().clone();
-  s.server = algorithm.make_server(options, theta0, s.workers);
+  s.server = std::make_unique<AsyncServer>(
+      algorithm, options, theta0, s.workers,
+      [&session = session_](int64_t updates) { return session.lr_at(updates); }, config.gap_sample);
   for (int64_t i = 0; i < s.workers; ++i) {
     s.worker_rules.push_back(algorithm.make_worker(options, i, theta0));
     s.streams.push_back(session_.make_stream(i));
@@ -93,43 +83,36 @@ AsyncSimulator::AsyncSimulator(Session& session)
           "shorten epochs or record a longer trace");
     }
   }
-  s.recorded.workers = s.workers;
   // Every push and pull carries the whole vector, split over `servers` links in parallel.
   const double message_bytes =
       static_cast<double>(theta0.numel() * static_cast<int64_t>(theta0.element_size()));
   s.link_cost = config.comm_global_alpha +
                 config.comm_global_beta * message_bytes / static_cast<double>(config.servers);
-  if (s.worker_rules.front()->follows_parameters()) s.actual = theta0.clone();
-  s.sent = torch::empty({s.workers, theta0.numel()}, theta0.options());
-  s.sent_at.assign(static_cast<size_t>(s.workers), 0);
+  // This engine holds every worker rule, so it can follow θ for the gap of a look-ahead server.
+  if (s.worker_rules.front()->follows_parameters()) s.server->follow_parameters();
   s.next_batch.assign(static_cast<size_t>(s.workers), 0);
   s.finish_time.assign(static_cast<size_t>(s.workers), 0.0);
   s.event_sequence.assign(static_cast<size_t>(s.workers), 0);
 
   int64_t worker_bytes = 0;
   for (const auto& w : s.worker_rules) worker_bytes += w->state_bytes();
-  session_.summary_extra()["server_bytes"] = s.server->state_bytes();
+  session_.summary_extra()["server_bytes"] = s.server->rule().state_bytes();
   session_.summary_extra()["worker_rule_bytes"] = worker_bytes;
 
   // Taken right after an evaluation, when the period's telemetry has just been reset.
   session_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
-    for (auto& [name, tensor] : s.server->state()) checkpoint["engine/server/" + name] = tensor;
+    s.server->save(checkpoint, "engine/");
     for (int64_t i = 0; i < s.workers; ++i) {
       for (auto& [name, tensor] : s.worker_rules[static_cast<size_t>(i)]->state()) {
         checkpoint["engine/worker/" + std::to_string(i) + "/" + name] = tensor;
       }
     }
-    checkpoint["engine/sent"] = s.sent;
-    checkpoint["engine/sent_at"] = to_tensor(s.sent_at);
     checkpoint["engine/next_batch"] = to_tensor(s.next_batch);
     checkpoint["engine/finish_time"] = to_tensor(s.finish_time);
     checkpoint["engine/event_sequence"] = to_tensor(s.event_sequence);
     checkpoint["engine/sequence"] = torch::tensor(s.sequence, torch::kLong);
     checkpoint["engine/link_free"] =
         torch::tensor({s.link_in_free, s.link_out_free}, torch::kDouble);
-    if (s.actual.defined()) checkpoint["engine/actual"] = s.actual;
-    s.telemetry.save(checkpoint);
-    checkpoint["engine/recorded_order"] = to_tensor(s.recorded.order);
   });
 }
 
@@ -139,14 +122,12 @@ void AsyncSimulator::restore(const TensorMap& checkpoint) {
   auto entry = [&](const std::string& key) {
     return checkpoint_entry(checkpoint, "engine/" + key);
   };
-  for (auto& [name, tensor] : s.server->state()) tensor.copy_(entry("server/" + name));
+  s.server->restore(checkpoint, "engine/");
   for (int64_t i = 0; i < s.workers; ++i) {
     for (auto& [name, tensor] : s.worker_rules[static_cast<size_t>(i)]->state()) {
       tensor.copy_(entry("worker/" + std::to_string(i) + "/" + name));
     }
   }
-  s.sent.copy_(entry("sent"));
-  s.sent_at = to_int_vector(entry("sent_at"));
   s.next_batch = to_int_vector(entry("next_batch"));
   s.finish_time = to_double_vector(entry("finish_time"));
   s.event_sequence = to_int_vector(entry("event_sequence"));
@@ -154,13 +135,6 @@ void AsyncSimulator::restore(const TensorMap& checkpoint) {
   torch::Tensor link_free = entry("link_free");
   s.link_in_free = link_free[0].item<double>();
   s.link_out_free = link_free[1].item<double>();
-  if (s.actual.defined()) s.actual.copy_(entry("actual"));
-  s.telemetry.restore(checkpoint);
-  s.recorded.order = to_int_vector(entry("recorded_order"));
-  if (static_cast<int64_t>(s.sent_at.size()) != s.workers) {
-    throw ConfigError("the checkpoint was written with another number of workers",
-                      "resume with the run's own config.toml");
-  }
   if (!s.replay) {
     for (int64_t i = 0; i < s.workers; ++i) {
       const size_t w = static_cast<size_t>(i);
@@ -174,15 +148,14 @@ AsyncSimulator::~AsyncSimulator() = default;
 
 void AsyncSimulator::run() {
   State& s = *state_;
+  AsyncServer& server = *s.server;
   FlatModel& model = session_.model();
   torch::NoGradGuard no_grad;
 
   // Pulls queue for the link in the order the server sends; the worker computes once its
   // parameters are in.
   auto send = [&](int64_t worker, int64_t updates, double now) {
-    torch::Tensor row = s.sent[worker];
-    s.server->parameters_for(worker, row);
-    s.sent_at[static_cast<size_t>(worker)] = updates;
+    server.send(worker, updates);
     double start = now;
     if (s.link_cost > 0.0) {
       start = std::max(now, s.link_out_free) + s.link_cost;
@@ -200,8 +173,8 @@ void AsyncSimulator::run() {
 
   auto telemetry = [&]() {
     // Kept current at every evaluation so that a diverged run's summary has it too.
-    session_.summary_extra()["staleness_histogram"] = s.telemetry.histogram();
-    return s.telemetry.end_period();
+    session_.summary_extra()["staleness_histogram"] = server.telemetry().histogram();
+    return server.telemetry().end_period();
   };
 
   // Pushes queue for the link in the order workers finish computing (events pop in that order),
@@ -224,36 +197,29 @@ void AsyncSimulator::run() {
       worker = event.worker;
       now = arrival(event.time);
     }
-    s.recorded.order.push_back(worker);
     const size_t w = static_cast<size_t>(worker);
-    torch::Tensor received = s.sent[worker];
+    const torch::Tensor& received = server.sent(worker);
 
-    // The worker's gradient, at the parameters it was sent.
+    // The worker's gradient, at the parameters it was sent, turned into its message.
     model.params().copy_(received);
     torch::Tensor loss = [&] {
       torch::AutoGradMode enable_grad(true);
       return session_.compute_gradient(s.streams[w].batch(s.next_batch[w]++));
     }();
-    // The gap: the model's actual parameters when the message is applied, against `received`.
-    s.telemetry.record(updates - s.sent_at[w], s.actual.defined() ? s.actual : s.server->center(),
-                       received);
-
-    // η of a message: the rate when its worker was sent parameters (algos/async_rule.h).
-    const double lr = session_.lr_at(s.sent_at[w]);
     AsyncWorkerRule& rule = *s.worker_rules[w];
-    torch::Tensor message = rule.message(model.grads(), received, lr);
-    if (s.actual.defined()) rule.follow_parameters(s.actual);
+    torch::Tensor message = rule.message(model.grads(), received, server.lr_of(worker));
 
-    s.server->apply(worker, message, lr);
+    server.apply(worker, message, updates);
+    if (server.following_parameters()) rule.follow_parameters(server.actual_parameters());
     // Fresh parameters go out before after_update, so that a checkpoint it writes holds every
     // worker's pending computation.
     send(worker, updates + 1, now);
-    session_.after_update(updates + 1, loss, now, s.server->center(), telemetry);
+    session_.after_update(updates + 1, loss, now, server.center(), telemetry);
   }
 
-  session_.summary_extra()["staleness_histogram"] = s.telemetry.histogram();
+  session_.summary_extra()["staleness_histogram"] = server.telemetry().histogram();
   if (!session_.config().timing_record_trace.empty()) {
-    write_trace(session_.config().timing_record_trace, s.recorded);
+    write_trace(session_.config().timing_record_trace, server.recorded());
   }
 }
 

@@ -84,19 +84,19 @@ std::map<std::string, double> AsyncTelemetry::end_period() {
   return row;
 }
 
-void AsyncTelemetry::save(TensorMap& checkpoint) const {
-  checkpoint["engine/staleness_histogram"] = to_tensor(histogram_);
+void AsyncTelemetry::save(TensorMap& checkpoint, const std::string& prefix) const {
+  checkpoint[prefix + "staleness_histogram"] = to_tensor(histogram_);
   const double gap_square =
       gap_square_cpu_ + (gap_square_sum_.defined() ? gap_square_sum_.item<double>() : 0.0);
-  checkpoint["engine/telemetry_period"] =
+  checkpoint[prefix + "telemetry_period"] =
       to_tensor(std::vector<double>{staleness_sum_, static_cast<double>(staleness_max_),
                                     static_cast<double>(count_), gap_square});
 }
 
-void AsyncTelemetry::restore(const TensorMap& checkpoint) {
-  histogram_ = to_int_vector(checkpoint_entry(checkpoint, "engine/staleness_histogram"));
+void AsyncTelemetry::restore(const TensorMap& checkpoint, const std::string& prefix) {
+  histogram_ = to_int_vector(checkpoint_entry(checkpoint, prefix + "staleness_histogram"));
   const std::vector<double> period =
-      to_double_vector(checkpoint_entry(checkpoint, "engine/telemetry_period"));
+      to_double_vector(checkpoint_entry(checkpoint, prefix + "telemetry_period"));
   if (period.size() != 4) {
     throw ConfigError("the checkpoint's telemetry entry is malformed", "start a new run");
   }

@@ -30,9 +30,10 @@ class AsyncTelemetry {
   // The period's metrics columns; starts a new period.
   std::map<std::string, double> end_period();
   const std::vector<int64_t>& histogram() const { return histogram_; }
-  // The histogram and the period in progress (a checkpoint taken on an interrupt is mid-period).
-  void save(TensorMap& checkpoint) const;
-  void restore(const TensorMap& checkpoint);
+  // The histogram and the period in progress (a checkpoint taken on an interrupt is mid-period),
+  // under `prefix`.
+  void save(TensorMap& checkpoint, const std::string& prefix) const;
+  void restore(const TensorMap& checkpoint, const std::string& prefix);
 
  private:
   static constexpr int64_t kGapChunk = 64;

@@ -11,6 +11,10 @@
 // applied first afterwards, in arrival order) and each worker's rule state and batch counter:
 // nothing in flight is lost, and `--resume` continues exactly from there. At the end the server
 // collects the messages still owed and tells every worker to stop, so no rank is left waiting.
+//
+// Files: mpi_async.cpp sets the ranks up, mpi_async_server.cpp runs the shards around the same
+// AsyncServer the simulator uses, mpi_async_worker.cpp the workers, and mpi_transport.h holds the
+// tags, sends and receives they speak.
 #pragma once
 
 #include <functional>

@@ -31,8 +31,9 @@ MpiSyncEngine::MpiSyncEngine(Session& session, MpiWorld& world)
                       fmt::format("launch with mpirun -n {}", c.workers));
   }
   State& s = *state_;
-  s.plan = find_sync_algorithm(c.algo).plan(sync_options(c));
-  s.communicator = std::make_unique<MpiCommunicator>(world_, s.plan.group_size, c.hier_node_groups);
+  s.plan = sync_plan(c);
+  s.communicator =
+      std::make_unique<MpiCommunicator>(world_, s.plan.group_size, s.plan.groups_follow_hosts);
   FlatModel& model = session_.model();
   s.learner.emplace_back(sgd_options(c), model.params().detach(), model.buffers());
   s.stream = std::make_unique<WorkerStream>(session_.make_stream(world_.rank()));

@@ -3,8 +3,8 @@
 
 namespace dsgd {
 
-SyncOptions sync_options(const RunConfig& c) {
-  return {c.workers, c.hier_group_size, c.hier_local_period, c.hier_global_period, c.kavg_period};
+SyncPlan sync_plan(const RunConfig& c) {
+  return sync_plan(find_sync_algorithm(c.algo), c.algo_options, {c.workers, c.engine == "mpi"});
 }
 
 SgdOptions sgd_options(const RunConfig& c) { return {c.momentum, c.nesterov, c.weight_decay}; }
@@ -64,10 +64,11 @@ std::string learner_key(int64_t index, const char* name) {
 }  // namespace
 
 void save_learner(TensorMap& checkpoint, int64_t index, Learner& learner) {
-  checkpoint[learner_key(index, "params")] = learner.params;
-  checkpoint[learner_key(index, "buffers")] = learner.buffers;
+  // Copies: the views alone would write each learner's whole block, gradient included.
+  checkpoint[learner_key(index, "params")] = learner.params.clone();
+  checkpoint[learner_key(index, "buffers")] = learner.buffers.clone();
   if (learner.optimizer.momentum_buffer().defined()) {
-    checkpoint[learner_key(index, "velocity")] = learner.optimizer.momentum_buffer();
+    checkpoint[learner_key(index, "velocity")] = learner.optimizer.momentum_buffer().clone();
   }
 }
 

@@ -21,7 +21,7 @@ SyncSimulator::SyncSimulator(Session& session)
     : session_(session), state_(std::make_unique<State>()) {
   const RunConfig& c = session_.config();
   State& s = *state_;
-  s.plan = find_sync_algorithm(c.algo).plan(sync_options(c));
+  s.plan = sync_plan(c);
   s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_size);
   s.timing = std::make_unique<TimingModel>(c, c.workers);
   FlatModel& model = session_.model();

@@ -1,12 +1,15 @@
 // Config keys as one table of typed specs: each spec knows its key, documentation, how to read
-// and write its member, its range check and which algorithms it belongs to. Adding a key is one
-// line in key_specs(); reading, writing, listing and errors follow from it.
+// and write its member, its range check and which family of algorithms it belongs to. Adding a
+// key is one line in key_specs(); reading, writing, listing and errors follow from it. Keys of a
+// single algorithm are not here: each algorithm declares its own (algos/options.h), and this
+// module reads, checks, lists and writes them from the catalog without knowing any by name.
 #include "run/config.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -189,9 +192,6 @@ bool is_multi_worker(const AlgorithmInfo& a) { return a.family != AlgorithmFamil
 bool uses_local_optimizer(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kAsync; }
 bool is_async(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kAsync; }
 bool is_sync(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kSync; }
-bool is_delay_compensated(const AlgorithmInfo& a) {
-  return a.name == "dc-asgd" || a.name == "dana-dc";
-}
 
 const std::vector<KeySpec>& key_specs() {
   static const std::vector<KeySpec> specs = {
@@ -223,9 +223,10 @@ const std::vector<KeySpec>& key_specs() {
            "none, or linear: lr (and the warm-up's end) times P learners, the warm-up starting "
            "from lr (Goyal et al. 2017)",
            one_of({"none", "linear"}), is_sync, "the synchronous family"),
-      spec("stop_on_collapse", &RunConfig::stop_on_collapse,
-           "end with status collapsed (exit 3) when the training loss of an evaluation period after "
-           "the warm-up (its mean, metrics.csv's train_loss) is at least ln(classes) - 0.01"),
+      spec(
+          "stop_on_collapse", &RunConfig::stop_on_collapse,
+          "end with status collapsed (exit 3) when the training loss of an evaluation period after "
+          "the warm-up (its mean, metrics.csv's train_loss) is at least ln(classes) - 0.01"),
       spec("seed", &RunConfig::seed, "seed of every random stream", int_at_least(0)),
       spec("threads", &RunConfig::threads, "compute threads (0: every core)", int_at_least(0)),
       spec("eval_every", &RunConfig::eval_every, "epochs between evaluations", at_least(0, false)),
@@ -257,24 +258,6 @@ const std::vector<KeySpec>& key_specs() {
            "shards of the parameter server's vector: MPI ranks 0..S-1; in the simulator, S links "
            "that split each message",
            int_at_least(1), is_async, "the asynchronous family"),
-      spec(
-          "hier.group_size", &RunConfig::hier_group_size, "S learners per group", int_at_least(1),
-          [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
-      spec(
-          "hier.local_period", &RunConfig::hier_local_period,
-          "K1 local steps between group averages", int_at_least(1),
-          [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
-      spec(
-          "hier.global_period", &RunConfig::hier_global_period,
-          "K2 local steps between global averages (a multiple of K1)", int_at_least(1),
-          [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
-      spec(
-          "kavg.period", &RunConfig::kavg_period, "K local steps between global averages",
-          int_at_least(1), [](const AlgorithmInfo& a) { return a.name == "kavg"; }, "kavg"),
-      spec(
-          "hier.node_groups", &RunConfig::hier_node_groups,
-          "MPI engine: one group per node (ranks sharing memory) instead of S consecutive ranks",
-          {}, [](const AlgorithmInfo& a) { return a.name == "hier-avg"; }, "hier-avg"),
       spec("average_momentum", &RunConfig::average_momentum,
            "also average momentum buffers when averaging parameters", {}, is_sync,
            "the synchronous family"),
@@ -291,15 +274,79 @@ const std::vector<KeySpec>& key_specs() {
       spec("comm.global_beta", &RunConfig::comm_global_beta,
            "time per byte of global ring all-reduce volume, or of an async push or pull",
            at_least(0), is_multi_worker, "multi-worker algorithms"),
-      spec("dc.lambda", &RunConfig::dc_lambda,
-           "delay-compensation strength λ_dc (default 0.04, or 2 with dc.adaptive: Zheng et al.)",
-           at_least(0), is_delay_compensated, "dc-asgd and dana-dc"),
-      spec("dc.adaptive", &RunConfig::dc_adaptive, "adaptive λ_dc (DC-ASGD-a)", {},
-           is_delay_compensated, "dc-asgd and dana-dc"),
-      spec("dc.ms_decay", &RunConfig::dc_ms_decay, "decay m of the adaptive mean square",
-           in_range(0, 1), is_delay_compensated, "dc-asgd and dana-dc"),
   };
   return specs;
+}
+
+// Every key some algorithm declares, once, with the algorithms that declare it.
+struct AlgorithmKey {
+  OptionSpec spec;
+  std::vector<std::string> algorithms;
+  std::string applies_to() const { return fmt::format("{}", fmt::join(algorithms, ", ")); }
+};
+
+const std::vector<AlgorithmKey>& algorithm_keys() {
+  static const std::vector<AlgorithmKey> keys = [] {
+    std::vector<AlgorithmKey> all;
+    for (const auto& algorithm : algorithm_catalog()) {
+      for (const auto& spec : algorithm.options) {
+        auto same = std::find_if(all.begin(), all.end(),
+                                 [&](const AlgorithmKey& k) { return k.spec.key == spec.key; });
+        if (same == all.end()) {
+          all.push_back({spec, {algorithm.name}});
+        } else {
+          same->algorithms.push_back(algorithm.name);
+        }
+      }
+    }
+    return all;
+  }();
+  return keys;
+}
+
+const AlgorithmKey* find_algorithm_key(const std::string& key) {
+  for (const auto& k : algorithm_keys()) {
+    if (k.spec.key == key) return &k;
+  }
+  return nullptr;
+}
+
+const char* type_name(OptionType type) {
+  switch (type) {
+    case OptionType::kBoolean:
+      return Codec<bool>::type;
+    case OptionType::kInteger:
+      return Codec<int64_t>::type;
+    case OptionType::kNumber:
+      break;
+  }
+  return Codec<double>::type;
+}
+
+double read_option(const OptionSpec& spec, const toml::node& node) {
+  switch (spec.type) {
+    case OptionType::kBoolean:
+      return Codec<bool>::read(spec.key, node) ? 1.0 : 0.0;
+    case OptionType::kInteger:
+      return static_cast<double>(Codec<int64_t>::read(spec.key, node));
+    case OptionType::kNumber:
+      break;
+  }
+  return Codec<double>::read(spec.key, node);
+}
+
+void write_option(toml::table& root, const OptionSpec& spec, double value) {
+  switch (spec.type) {
+    case OptionType::kBoolean:
+      put_dotted(root, spec.key, value != 0.0);
+      return;
+    case OptionType::kInteger:
+      put_dotted(root, spec.key, static_cast<int64_t>(value));
+      return;
+    case OptionType::kNumber:
+      put_dotted(root, spec.key, value);
+      return;
+  }
 }
 
 const KeySpec* find_spec(const std::string& key) {
@@ -325,11 +372,19 @@ void flatten(const toml::table& table, const std::string& prefix,
 std::vector<std::string> all_keys() {
   std::vector<std::string> keys;
   for (const auto& s : key_specs()) keys.push_back(s.key);
+  for (const auto& k : algorithm_keys()) keys.push_back(k.spec.key);
   return keys;
 }
 
-void assign(RunConfig& config, const std::string& key, const toml::node& node,
-            std::set<std::string>& set_keys) {
+// Sets one key: a general key into `config`, an algorithm's key into `algorithm_values` (it is
+// checked against the chosen algorithm once every key is read, since `algo` may come later).
+void assign(RunConfig& config, OptionValues& algorithm_values, const std::string& key,
+            const toml::node& node, std::set<std::string>& set_keys) {
+  if (const AlgorithmKey* k = find_algorithm_key(key)) {
+    algorithm_values.set(key, read_option(k->spec, node));
+    set_keys.insert(key);
+    return;
+  }
   const KeySpec* s = find_spec(key);
   if (s == nullptr) {
     std::string suggestion = closest_name(key, all_keys());
@@ -364,7 +419,7 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
   const AlgorithmInfo& algo = find_algorithm(c.algo);
   for (const auto& key : set_keys) {
     const KeySpec* s = find_spec(key);
-    if (s->applies && !s->applies(algo)) {
+    if (s != nullptr && s->applies && !s->applies(algo)) {
       throw ConfigError(fmt::format("config key '{}' applies to {}, not to algo = \"{}\"", key,
                                     s->applies_to, c.algo),
                         "remove it, or choose an algorithm it belongs to");
@@ -394,36 +449,38 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
       if (!(s > 0)) throw ConfigError("timing.speeds must all be > 0", "for example: [1, 1, 0.5]");
     }
   }
-  if (c.hier_global_period % c.hier_local_period != 0) {
-    throw ConfigError(
-        fmt::format("hier.global_period = {} is not a multiple of hier.local_period = {}",
-                    c.hier_global_period, c.hier_local_period),
-        "K2 must be a multiple of K1, e.g. local_period = 4, global_period = 16");
-  }
   if (c.engine == "mpi" && c.device != "cpu") {
     // Debian's Open MPI is not CUDA-aware: handing it device pointers would crash, not train.
     throw ConfigError(
         "engine = \"mpi\" sends host memory; device = \"cuda\" is not supported with it",
         "use device = \"cpu\" with engine = \"mpi\", or engine = \"sim\" on the GPU");
   }
-  if (c.hier_node_groups && c.engine != "mpi") {
-    throw ConfigError("hier.node_groups needs engine = \"mpi\": simulated learners have no nodes",
-                      "drop hier.node_groups, or run under mpirun with --engine mpi");
+}
+
+// The chosen algorithm's own keys: each one set must be declared by it; then every declared key
+// resolved (defaults, ranges) and checked against the run's shape.
+OptionValues resolve_algorithm_options(const RunConfig& c, const OptionValues& given) {
+  const AlgorithmInfo& algo = find_algorithm(c.algo);
+  for (const auto& [key, value] : given.entries()) {
+    if (find_option(algo.options, key) == nullptr) {
+      throw ConfigError(fmt::format("config key '{}' applies to {}, not to algo = \"{}\"", key,
+                                    find_algorithm_key(key)->applies_to(), c.algo),
+                        "remove it, or choose an algorithm it belongs to");
+    }
   }
-  if (algo.name == "hier-avg" && !c.hier_node_groups && c.workers % c.hier_group_size != 0) {
-    throw ConfigError(fmt::format("workers = {} is not a multiple of hier.group_size = {}",
-                                  c.workers, c.hier_group_size),
-                      "groups are S consecutive learners: choose S dividing P");
-  }
+  OptionValues resolved = resolve_options(algo.options, given);
+  if (algo.check) algo.check(resolved, c.workers, c.engine == "mpi");
+  return resolved;
 }
 
 RunConfig build(const toml::table* file_table, const std::vector<std::string>& overrides) {
   RunConfig config;
+  OptionValues algorithm_values;
   std::set<std::string> set_keys;
   if (file_table != nullptr) {
     std::vector<std::pair<std::string, const toml::node*>> entries;
     flatten(*file_table, "", entries);
-    for (const auto& [key, node] : entries) assign(config, key, *node, set_keys);
+    for (const auto& [key, node] : entries) assign(config, algorithm_values, key, *node, set_keys);
   }
   for (const auto& override_text : overrides) {
     size_t eq = override_text.find('=');
@@ -439,16 +496,15 @@ RunConfig build(const toml::table* file_table, const std::vector<std::string>& o
     } catch (const toml::parse_error&) {
       parsed = toml::table{{"v", value}};  // a bare word: take it as a string
     }
-    assign(config, key, *parsed.get("v"), set_keys);
+    assign(config, algorithm_values, key, *parsed.get("v"), set_keys);
   }
-  // DC-ASGD's published strength depends on the form (Zheng et al. 2017).
-  if (set_keys.count("dc.lambda") == 0 && config.dc_adaptive) config.dc_lambda = 2.0;
   // The default worker count belongs to the distributed default job; sgd has one worker.
   if (set_keys.count("workers") == 0 &&
       find_algorithm(config.algo).family == AlgorithmFamily::kSingle) {
     config.workers = 1;
   }
   validate(config, set_keys);
+  config.algo_options = resolve_algorithm_options(config, algorithm_values);
   return config;
 }
 
@@ -457,7 +513,13 @@ RunConfig build(const toml::table* file_table, const std::vector<std::string>& o
 std::vector<ConfigKeyInfo> config_keys() {
   RunConfig defaults;
   std::vector<ConfigKeyInfo> keys;
-  for (const auto& s : key_specs()) keys.push_back({s.key, s.type, s.show(defaults), s.help});
+  for (const auto& s : key_specs()) {
+    keys.push_back({s.key, s.type, s.show(defaults), s.help, s.applies_to});
+  }
+  for (const auto& k : algorithm_keys()) {
+    keys.push_back(
+        {k.spec.key, type_name(k.spec.type), k.spec.default_text(), k.spec.help, k.applies_to()});
+  }
   return keys;
 }
 
@@ -484,6 +546,9 @@ std::string to_toml(const RunConfig& config) {
   toml::table root;
   for (const auto& s : key_specs()) {
     if (!s.applies || s.applies(algo)) s.write(config, root);
+  }
+  for (const auto& spec : algo.options) {
+    write_option(root, spec, config.algo_options.number(spec.key));
   }
   std::ostringstream out;
   out << root << '\n';

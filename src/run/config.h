@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "algos/options.h"
+
 namespace dsgd {
 
 // The defaults are the default job: DANA-Slim with 8 simulated workers, lenet5-bn on
@@ -48,12 +50,7 @@ struct RunConfig {
   int64_t servers = 1;         // MPI: ranks that shard the asynchronous server's vector
 
   // Synchronous family.
-  int64_t hier_group_size = 1;
-  int64_t hier_local_period = 1;
-  int64_t hier_global_period = 1;
-  int64_t kavg_period = 1;
   bool average_momentum = false;
-  bool hier_node_groups = false;  // MPI: one group per node instead of S consecutive ranks
   // Simulated communication: an all-reduce among n learners of M bytes each takes
   // alpha + beta * 2(n-1)/n * M (ring volume), in the simulator's time unit (one sample's compute
   // time). The defaults read one sample as ~10 us: a node-local link of ~10 us latency and
@@ -65,11 +62,9 @@ struct RunConfig {
   double comm_global_alpha = 10.0;
   double comm_global_beta = 1e-4;
 
-  // Delay compensation. dc_lambda's default depends on the form: 0.04 for the constant form,
-  // 2 with dc_adaptive (Zheng et al. 2017); load_config fills it in when it is not set.
-  double dc_lambda = 0.04;
-  bool dc_adaptive = false;
-  double dc_ms_decay = 0.95;
+  // The chosen algorithm's own keys (dc.lambda, hier.group_size, ...), as its registry entry
+  // declares them (algos/catalog.h): every declared key, resolved to its value or default.
+  OptionValues algo_options;
 };
 
 // A config key's documentation, for `dsgd list keys` and error hints.
@@ -78,6 +73,7 @@ struct ConfigKeyInfo {
   std::string type;
   std::string default_value;
   std::string help;
+  std::string applies_to;  // "" for every algorithm, else e.g. "dc-asgd, dana-dc"
 };
 std::vector<ConfigKeyInfo> config_keys();
 

@@ -1,0 +1,63 @@
+// Sends, receives and byte strings of the asynchronous MPI engine; see mpi_transport.h.
+#include "engine/mpi_transport.h"
+
+#include "engine/mpi_world.h"
+
+namespace dsgd {
+namespace mpi_transport {
+
+void send_floats(const torch::Tensor& t, int dest, int tag, MPI_Comm comm) {
+  check_mpi(MPI_Send(t.data_ptr<float>(), static_cast<int>(t.numel()), MPI_FLOAT, dest, tag, comm),
+            "MPI_Send");
+}
+
+void send_empty(int dest, int tag, MPI_Comm comm) {
+  check_mpi(MPI_Send(nullptr, 0, MPI_BYTE, dest, tag, comm), "MPI_Send");
+}
+
+int recv_floats(torch::Tensor& t, int source, int tag, MPI_Comm comm) {
+  MPI_Status status;
+  check_mpi(MPI_Recv(t.data_ptr<float>(), static_cast<int>(t.numel()), MPI_FLOAT, source, tag, comm,
+                     &status),
+            "MPI_Recv");
+  return status.MPI_SOURCE;
+}
+
+void send_bytes(const std::string& bytes, int dest, int tag, MPI_Comm comm) {
+  check_mpi(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, dest, tag, comm),
+            "MPI_Send");
+}
+
+std::string recv_bytes(int source, int tag, MPI_Comm comm) {
+  MPI_Status status;
+  check_mpi(MPI_Probe(source, tag, comm, &status), "MPI_Probe");
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  std::string bytes(static_cast<size_t>(count), '\0');
+  check_mpi(MPI_Recv(bytes.data(), count, MPI_BYTE, source, tag, comm, MPI_STATUS_IGNORE),
+            "MPI_Recv");
+  return bytes;
+}
+
+torch::Tensor bytes_tensor(const std::string& bytes) {
+  return torch::from_blob(const_cast<char*>(bytes.data()), {static_cast<int64_t>(bytes.size())},
+                          torch::kUInt8)
+      .clone();
+}
+
+std::string tensor_bytes(const torch::Tensor& t) {
+  torch::Tensor c = t.contiguous();
+  return std::string(reinterpret_cast<const char*>(c.data_ptr<uint8_t>()),
+                     static_cast<size_t>(c.numel()));
+}
+
+std::string worker_state_key(int64_t worker) {
+  return "engine/worker/" + std::to_string(worker) + "/state";
+}
+
+std::string shard_state_key(int64_t shard) {
+  return "engine/shard/" + std::to_string(shard) + "/state";
+}
+
+}  // namespace mpi_transport
+}  // namespace dsgd
