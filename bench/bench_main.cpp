@@ -176,6 +176,9 @@ BENCHMARK_CAPTURE(BM_ServerUpdate10M, dc_asgd, "dc-asgd")
 BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_dc, "dana-dc")
     ->Unit(benchmark::kMillisecond)
     ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd_da, "asgd-da")
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
 BENCHMARK(BM_SimUpdate_DanaZero32_ResNet20)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_AugmentedCifarBatch)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_BareStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
