@@ -10,19 +10,62 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.h"
+#include "engine/async_server.h"
 #include "engine/async_telemetry.h"
 
 namespace {
 
-using dsgd::testing::CliResult;
-using dsgd::testing::expect_resume_matches;
-using dsgd::testing::fresh_dir;
-using dsgd::testing::last_metric;
-using dsgd::testing::read_csv;
-using dsgd::testing::read_file;
-using dsgd::testing::run_dsgd;
-using dsgd::testing::without_columns;
+using namespace dsgd::testing;  // NOLINT(build/namespaces): the shared helpers of cli_helpers.h
 namespace fs = std::filesystem;
+
+// The one asynchronous server both engines drive, by hand: a message's η is the rate at the
+// update its worker was sent parameters; apply records staleness, gap and arrival; messages a
+// checkpoint holds come back after save/restore, oldest first.
+TEST(AsyncServer, SendApplyHoldSaveRestoreByHand) {
+  const dsgd::AsyncAlgorithm& asgd = dsgd::find_async_algorithm("asgd");
+  auto lr = [](int64_t updates) { return 0.1 / static_cast<double>(1 + updates); };
+  auto make = [&] {
+    return dsgd::AsyncServer(asgd, dsgd::AsyncOptions{}, torch::tensor({1.0, 2.0}), 2, lr, 0);
+  };
+  dsgd::AsyncServer server = make();
+  server.send(0, 0);
+  server.send(1, 0);
+  // θ ← θ − η·d with η = lr(0) = 0.1
+  server.apply(0, torch::tensor({1.0, 1.0}), 0);
+  EXPECT_TRUE(server.center().allclose(torch::tensor({0.9, 1.9})));
+  server.send(0, 1);
+  EXPECT_EQ(server.sent_at(0), 1);
+  EXPECT_DOUBLE_EQ(server.lr_of(0), 0.05);
+  // Worker 1 was sent θ0 at update 0: one update stale, still at η = 0.1.
+  EXPECT_DOUBLE_EQ(server.lr_of(1), 0.1);
+  server.apply(1, torch::tensor({1.0, 0.0}), 1);
+  EXPECT_TRUE(server.center().allclose(torch::tensor({0.8, 1.9})));
+  EXPECT_EQ(server.recorded().order, (std::vector<int64_t>{0, 1}));
+  // Staleness 0 and 1; gaps 0 and RMS((0.9, 1.9) − (1, 2)) = 0.1.
+  std::map<std::string, double> row = server.telemetry().end_period();
+  EXPECT_DOUBLE_EQ(row["staleness_mean"], 0.5);
+  EXPECT_DOUBLE_EQ(row["staleness_max"], 1.0);
+  EXPECT_NEAR(row["gap_rms"], std::sqrt(0.01 / 2), 1e-6);  // telemetry sums in float
+
+  server.hold(0, torch::tensor({5.0, 5.0}));
+  server.hold(1, torch::tensor({7.0, 7.0}));
+  dsgd::TensorMap saved;
+  server.save(saved, "engine/");
+  dsgd::AsyncServer again = make();
+  again.restore(saved, "engine/");
+  EXPECT_TRUE(again.center().equal(server.center()));
+  EXPECT_TRUE(again.sent(0).equal(server.sent(0)));
+  EXPECT_EQ(again.sent_at(0), 1);
+  EXPECT_EQ(again.recorded().order, server.recorded().order);
+  EXPECT_TRUE(again.holds(0));
+  torch::Tensor into = torch::empty({2}, torch::kDouble);
+  EXPECT_EQ(again.take_held(1, into), -1);  // worker 0's is the oldest
+  EXPECT_EQ(again.take_held(-1, into), 0);
+  EXPECT_TRUE(into.equal(torch::tensor({5.0, 5.0})));
+  EXPECT_EQ(again.take_held(1, into), 1);
+  EXPECT_TRUE(into.equal(torch::tensor({7.0, 7.0})));
+  EXPECT_EQ(again.take_held(-1, into), -1);
+}
 
 TEST(AsyncTelemetry, StalenessAndGapByHand) {
   dsgd::AsyncTelemetry telemetry;

@@ -7,12 +7,7 @@
 
 namespace {
 
-using dsgd::testing::CliResult;
-using dsgd::testing::fresh_dir;
-using dsgd::testing::read_csv;
-using dsgd::testing::read_file;
-using dsgd::testing::run_dsgd;
-using dsgd::testing::without_columns;
+using namespace dsgd::testing;  // NOLINT(build/namespaces): the shared helpers of cli_helpers.h
 namespace fs = std::filesystem;
 
 // Small, fast, learnable: an MLP on the synthetic dataset.

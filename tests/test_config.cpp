@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "core/errors.h"
-#include "run/config.h"
-#include "run/lr_schedule.h"
+#include "train/config.h"
+#include "train/lr_schedule.h"
 
 namespace dsgd {
 namespace {

@@ -9,16 +9,11 @@
 #include <fstream>
 
 #include "cli_helpers.h"
-#include "run/checkpoint.h"
+#include "core/checkpoint.h"
 
 namespace {
 
-using dsgd::testing::CliResult;
-using dsgd::testing::fresh_dir;
-using dsgd::testing::read_csv;
-using dsgd::testing::read_file;
-using dsgd::testing::run_dsgd;
-using dsgd::testing::without_columns;
+using namespace dsgd::testing;  // NOLINT(build/namespaces): the shared helpers of cli_helpers.h
 namespace fs = std::filesystem;
 
 // Root is allowed (CI runs as root); cross-memory attach is off because containers often forbid

@@ -7,22 +7,17 @@
 #include "algos/communicator.h"
 #include "algos/sync_round.h"
 #include "cli_helpers.h"
+#include "core/checkpoint.h"
 #include "core/errors.h"
 #include "engine/sync_sim.h"
 #include "engine/timing.h"
-#include "run/checkpoint.h"
-#include "run/config.h"
 #include "run/session.h"
+#include "train/config.h"
 
 namespace {
 
 using dsgd::AverageLevel;
-using dsgd::testing::CliResult;
-using dsgd::testing::fresh_dir;
-using dsgd::testing::read_csv;
-using dsgd::testing::read_file;
-using dsgd::testing::run_dsgd;
-using dsgd::testing::without_columns;
+using namespace dsgd::testing;  // NOLINT(build/namespaces): the shared helpers of cli_helpers.h
 namespace fs = std::filesystem;
 
 dsgd::SyncPlan plan_of(const std::string& algo, const dsgd::OptionValues& options,
@@ -204,13 +199,14 @@ TEST(SyncSim, SimulatedTimeFollowsTheCostModel) {
   }
   const double group = 3 + 0.002 * (2.0 * 1 / 2 * bytes);
   const double global = 40 + 0.01 * (2.0 * 3 / 4 * bytes);
-  const auto& traffic = session.summary_extra()["traffic"];
-  EXPECT_EQ(traffic["local_reductions"].get<double>(), 8);
-  EXPECT_EQ(traffic["global_reductions"].get<double>(), 8);
-  EXPECT_NEAR(traffic["compute_time"].get<double>(), compute, 1e-9 * compute);
-  EXPECT_NEAR(traffic["comm_time"].get<double>(), 8 * group + 8 * global, 1e-9 * 8 * global);
-  EXPECT_NEAR(traffic["local_bytes"].get<double>(), 8 * 4 * bytes, 1e-6);
-  EXPECT_NEAR(traffic["global_bytes"].get<double>(), 8 * 4 * 1.5 * bytes, 1e-6);
+  ASSERT_TRUE(session.report().traffic.has_value());
+  const auto& traffic = *session.report().traffic;
+  EXPECT_EQ(traffic.at("local_reductions"), 8);
+  EXPECT_EQ(traffic.at("global_reductions"), 8);
+  EXPECT_NEAR(traffic.at("compute_time"), compute, 1e-9 * compute);
+  EXPECT_NEAR(traffic.at("comm_time"), 8 * group + 8 * global, 1e-9 * 8 * global);
+  EXPECT_NEAR(traffic.at("local_bytes"), 8 * 4 * bytes, 1e-6);
+  EXPECT_NEAR(traffic.at("global_bytes"), 8 * 4 * 1.5 * bytes, 1e-6);
   EXPECT_NEAR(session.sim_time(), compute + 8 * group + 8 * global, 1e-9 * session.sim_time());
 }
 

@@ -10,7 +10,7 @@
 #include "core/errors.h"
 #include "data/dataset.h"
 #include "models/model.h"
-#include "run/config.h"
+#include "train/config.h"
 #include "run/run_job.h"
 
 namespace dsgd {

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "algos/async_rule.h"
+#include "core/checkpoint.h"
 #include "engine/async_telemetry.h"
 #include "engine/trace.h"
-#include "run/checkpoint.h"
 
 namespace dsgd {
 

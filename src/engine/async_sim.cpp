@@ -53,20 +53,21 @@ struct AsyncSimulator::State {
   double link_out_free = 0.0;  // when it can take the next pull
 };
 
-AsyncSimulator::AsyncSimulator(Session& session)
-    : session_(session), state_(std::make_unique<State>()) {
-  const RunConfig& config = session_.config();
+AsyncSimulator::AsyncSimulator(Training& training)
+    : training_(training), state_(std::make_unique<State>()) {
+  const RunConfig& config = training_.config();
   State& s = *state_;
   s.workers = config.workers;
   const AsyncAlgorithm& algorithm = find_async_algorithm(config.algo);
   AsyncOptions options = async_options(config);
-  torch::Tensor theta0 = session_.model().params().detach().clone();
+  torch::Tensor theta0 = training_.model().params().detach().clone();
   s.server = std::make_unique<AsyncServer>(
       algorithm, options, theta0, s.workers,
-      [&session = session_](int64_t updates) { return session.lr_at(updates); }, config.gap_sample);
+      [&training = training_](int64_t updates) { return training.lr_at(updates); },
+      config.gap_sample);
   for (int64_t i = 0; i < s.workers; ++i) {
     s.worker_rules.push_back(algorithm.make_worker(options, i, theta0));
-    s.streams.push_back(session_.make_stream(i));
+    s.streams.push_back(training_.make_stream(i));
   }
   s.timing = std::make_unique<TimingModel>(config, s.workers);
   if (!config.timing_trace.empty()) {
@@ -76,10 +77,10 @@ AsyncSimulator::AsyncSimulator(Session& session)
                                     config.timing_trace, s.replay->workers, s.workers),
                         "replay a trace with the same number of workers");
     }
-    if (static_cast<int64_t>(s.replay->order.size()) < session_.total_updates()) {
+    if (static_cast<int64_t>(s.replay->order.size()) < training_.total_updates()) {
       throw ConfigError(
           fmt::format("trace '{}' holds {} arrivals but the run needs {}", config.timing_trace,
-                      s.replay->order.size(), session_.total_updates()),
+                      s.replay->order.size(), training_.total_updates()),
           "shorten epochs or record a longer trace");
     }
   }
@@ -96,11 +97,11 @@ AsyncSimulator::AsyncSimulator(Session& session)
 
   int64_t worker_bytes = 0;
   for (const auto& w : s.worker_rules) worker_bytes += w->state_bytes();
-  session_.summary_extra()["server_bytes"] = s.server->rule().state_bytes();
-  session_.summary_extra()["worker_rule_bytes"] = worker_bytes;
+  training_.report().server_bytes = s.server->rule().state_bytes();
+  training_.report().worker_rule_bytes = worker_bytes;
 
   // Taken right after an evaluation, when the period's telemetry has just been reset.
-  session_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
+  training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
     s.server->save(checkpoint, "engine/");
     for (int64_t i = 0; i < s.workers; ++i) {
       for (auto& [name, tensor] : s.worker_rules[static_cast<size_t>(i)]->state()) {
@@ -149,7 +150,7 @@ AsyncSimulator::~AsyncSimulator() = default;
 void AsyncSimulator::run() {
   State& s = *state_;
   AsyncServer& server = *s.server;
-  FlatModel& model = session_.model();
+  FlatModel& model = training_.model();
   torch::NoGradGuard no_grad;
 
   // Pulls queue for the link in the order the server sends; the worker computes once its
@@ -173,7 +174,7 @@ void AsyncSimulator::run() {
 
   auto telemetry = [&]() {
     // Kept current at every evaluation so that a diverged run's summary has it too.
-    session_.summary_extra()["staleness_histogram"] = server.telemetry().histogram();
+    training_.report().staleness_histogram = server.telemetry().histogram();
     return server.telemetry().end_period();
   };
 
@@ -185,8 +186,8 @@ void AsyncSimulator::run() {
     return s.link_in_free;
   };
 
-  double now = session_.sim_time();
-  for (int64_t updates = session_.updates_done(); updates < session_.total_updates(); ++updates) {
+  double now = training_.sim_time();
+  for (int64_t updates = training_.updates_done(); updates < training_.total_updates(); ++updates) {
     int64_t worker;
     if (s.replay) {
       worker = s.replay->order[static_cast<size_t>(updates)];
@@ -204,7 +205,7 @@ void AsyncSimulator::run() {
     model.params().copy_(received);
     torch::Tensor loss = [&] {
       torch::AutoGradMode enable_grad(true);
-      return session_.compute_gradient(s.streams[w].batch(s.next_batch[w]++));
+      return training_.compute_gradient(s.streams[w].batch(s.next_batch[w]++));
     }();
     AsyncWorkerRule& rule = *s.worker_rules[w];
     torch::Tensor message = rule.message(model.grads(), received, server.lr_of(worker));
@@ -214,12 +215,12 @@ void AsyncSimulator::run() {
     // Fresh parameters go out before after_update, so that a checkpoint it writes holds every
     // worker's pending computation.
     send(worker, updates + 1, now);
-    session_.after_update(updates + 1, loss, now, server.center(), telemetry);
+    training_.after_update(updates + 1, loss, now, server.center(), telemetry);
   }
 
-  session_.summary_extra()["staleness_histogram"] = server.telemetry().histogram();
-  if (!session_.config().timing_record_trace.empty()) {
-    write_trace(session_.config().timing_record_trace, server.recorded());
+  training_.report().staleness_histogram = server.telemetry().histogram();
+  if (!training_.config().timing_record_trace.empty()) {
+    write_trace(training_.config().timing_record_trace, server.recorded());
   }
 }
 

@@ -24,14 +24,14 @@ class AsyncSimulator : public Engine {
  public:
   // Validates the algorithm's options and the trace file; throws ConfigError before any
   // training (and so before a run folder exists).
-  explicit AsyncSimulator(Session& session);
+  explicit AsyncSimulator(Training& training);
   ~AsyncSimulator() override;
   void restore(const TensorMap& checkpoint) override;
   void run() override;
 
  private:
   struct State;
-  Session& session_;
+  Training& training_;
   std::unique_ptr<State> state_;
 };
 

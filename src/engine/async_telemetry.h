@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "run/checkpoint.h"
+#include "core/checkpoint.h"
 
 namespace dsgd {
 

@@ -12,9 +12,9 @@ namespace dsgd {
 
 using namespace mpi_transport;
 
-MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
-    : session_(session), world_(world) {
-  const RunConfig& c = session_.config();
+MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
+    : training_(training), world_(world) {
+  const RunConfig& c = training_.config();
   shards_ = c.servers;
   if (world_.size() != c.workers + shards_) {
     throw ConfigError(
@@ -29,7 +29,7 @@ MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
   }
   const AsyncAlgorithm& algorithm = find_async_algorithm(c.algo);
   AsyncOptions options = async_options(c);
-  torch::Tensor theta0 = session_.model().params().detach().clone();
+  torch::Tensor theta0 = training_.model().params().detach().clone();
   if (shards_ > theta0.numel()) {
     throw ConfigError(
         fmt::format("servers = {} exceeds the model's {} parameters", shards_, theta0.numel()),
@@ -46,7 +46,7 @@ MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
     // Every rule is element-wise, so a shard runs it on its slice as if it were the model.
     s.server = std::make_unique<AsyncServer>(
         algorithm, options, theta0.slice(0, s.slice.lo, s.slice.hi).clone(), c.workers,
-        [&session = session_](int64_t updates) { return session.lr_at(updates); }, c.gap_sample);
+        [&training = training_](int64_t updates) { return training.lr_at(updates); }, c.gap_sample);
     s.owes.assign(static_cast<size_t>(c.workers), 0);
     s.sending.assign(static_cast<size_t>(c.workers), MPI_REQUEST_NULL);
     // Zeros: shards other than 0 receive no loss, and their held messages go into checkpoints.
@@ -56,13 +56,13 @@ MpiAsyncEngine::MpiAsyncEngine(Session& session, MpiWorld& world)
     worker_ = std::make_unique<Worker>();
     worker_->index = world_.rank() - shards_;
     worker_->rule = algorithm.make_worker(options, worker_->index, theta0);
-    worker_->stream = std::make_unique<WorkerStream>(session_.make_stream(worker_->index));
+    worker_->stream = std::make_unique<WorkerStream>(training_.make_stream(worker_->index));
   }
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &server_bytes, 1, MPI_INT64_T, MPI_SUM, world_.comm()),
             "MPI_Allreduce");
   if (server_) {
-    session_.summary_extra()["server_bytes"] = server_bytes;
-    session_.summary_extra()["servers"] = shards_;
+    training_.report().server_bytes = server_bytes;
+    training_.report().servers = shards_;
   }
 }
 

@@ -28,14 +28,14 @@ namespace dsgd {
 class MpiAsyncEngine : public Engine {
  public:
   // Throws ConfigError unless the world has workers + servers ranks.
-  MpiAsyncEngine(Session& session, MpiWorld& world);
+  MpiAsyncEngine(Training& training, MpiWorld& world);
   ~MpiAsyncEngine() override;
   // Every rank gets the checkpoint (the server's file, broadcast).
   void restore(const TensorMap& checkpoint) override;
   void run() override;
 
   // Replaces the workers' gradient computation, for benchmarks of the message path alone:
-  // fills session.model().grads() for the worker's batch number k and returns the loss.
+  // fills training.model().grads() for the worker's batch number k and returns the loss.
   using GradientSource = std::function<torch::Tensor(int64_t k)>;
   void set_gradient_source(GradientSource source) { gradient_source_ = std::move(source); }
 
@@ -46,7 +46,7 @@ class MpiAsyncEngine : public Engine {
   void run_server();  // shard 0: takes arrivals, sequences the other shards, evaluates
   void run_shard();   // shards 1..S-1
   void run_worker();
-  Session& session_;
+  Training& training_;
   MpiWorld& world_;
   std::unique_ptr<Server> server_;
   std::unique_ptr<Worker> worker_;

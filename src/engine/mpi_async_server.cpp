@@ -18,7 +18,7 @@ using namespace mpi_transport;
 // the first parameters after a start or a resume, collect what is owed at the end.
 struct MpiAsyncEngine::ShardOps {
   Server& s;
-  Session& session;
+  Training& training;
   MPI_Comm comm;
 
   void send_params(int64_t worker, int64_t updates) {
@@ -71,7 +71,7 @@ struct MpiAsyncEngine::ShardOps {
   void start() {
     for (int64_t w = 0; w < s.workers(); ++w) {
       // Workers whose message a checkpoint held wait for the parameters its application sends.
-      if (!s.restored || !s.server->holds(w)) send_params(w, session.updates_done());
+      if (!s.restored || !s.server->holds(w)) send_params(w, training.updates_done());
     }
   }
   void finish() {
@@ -88,9 +88,9 @@ void MpiAsyncEngine::run_shard() {
   Server& s = *server_;
   MPI_Comm comm = world_.comm();
   torch::NoGradGuard no_grad;
-  ShardOps ops{s, session_, comm};
+  ShardOps ops{s, training_, comm};
   ops.start();
-  int64_t updates = session_.updates_done();
+  int64_t updates = training_.updates_done();
   while (true) {
     int64_t order[2];
     check_mpi(MPI_Recv(order, 2, MPI_INT64_T, 0, kOrder, comm, MPI_STATUS_IGNORE), "MPI_Recv");
@@ -133,9 +133,9 @@ void MpiAsyncEngine::run_server() {
   AsyncServer& server = *s.server;
   MPI_Comm comm = world_.comm();
   torch::NoGradGuard no_grad;
-  ShardOps ops{s, session_, comm};
+  ShardOps ops{s, training_, comm};
   const auto start = std::chrono::steady_clock::now();
-  const double time_offset = session_.sim_time();
+  const double time_offset = training_.sim_time();
   auto elapsed = [&] {
     return time_offset +
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -149,7 +149,7 @@ void MpiAsyncEngine::run_server() {
 
   // A checkpoint: collect what every busy worker owes (every shard holds the same messages),
   // every shard's and every worker's state.
-  session_.set_engine_checkpoint([&](TensorMap& checkpoint) {
+  training_.set_engine_checkpoint([&](TensorMap& checkpoint) {
     int64_t owed = 0;
     for (char o : s.owes) owed += o;
     for (int64_t k = 0; k < owed; ++k) {
@@ -184,7 +184,7 @@ void MpiAsyncEngine::run_server() {
     return whole;
   };
   auto telemetry = [&]() {
-    session_.summary_extra()["staleness_histogram"] = server.telemetry().histogram();
+    training_.report().staleness_histogram = server.telemetry().histogram();
     std::map<std::string, double> row = server.telemetry().end_period();
     if (s.shards > 1) {
       // RMS over the whole vector from each shard's RMS over its slice.
@@ -199,8 +199,8 @@ void MpiAsyncEngine::run_server() {
   };
 
   ops.start();
-  const int64_t total = session_.total_updates();
-  for (int64_t updates = session_.updates_done(); updates < total; ++updates) {
+  const int64_t total = training_.total_updates();
+  for (int64_t updates = training_.updates_done(); updates < total; ++updates) {
     const int64_t worker = ops.take(-1);
     const bool last = updates + 1 == total;
     order(last ? kApplyLast : kApply, worker);
@@ -208,17 +208,17 @@ void MpiAsyncEngine::run_server() {
     ops.apply(worker, updates);
     if (!last) ops.send_params(worker, updates + 1);
     const torch::Tensor& evaluated =
-        session_.evaluation_due(updates + 1) ? parameters_to_evaluate() : server.center();
-    session_.after_update(updates + 1, loss, elapsed(), evaluated, telemetry);
+        training_.evaluation_due(updates + 1) ? parameters_to_evaluate() : server.center();
+    training_.after_update(updates + 1, loss, elapsed(), evaluated, telemetry);
   }
 
   // Collect what is still owed, everywhere, then release every worker.
   order(kFinish, 0);
   ops.finish();
   for (int64_t w = 0; w < s.workers(); ++w) send_empty(s.worker_rank(w), kStop, comm);
-  session_.summary_extra()["staleness_histogram"] = server.telemetry().histogram();
-  if (!session_.config().timing_record_trace.empty()) {
-    write_trace(session_.config().timing_record_trace, server.recorded());
+  training_.report().staleness_histogram = server.telemetry().histogram();
+  if (!training_.config().timing_record_trace.empty()) {
+    write_trace(training_.config().timing_record_trace, server.recorded());
   }
 }
 

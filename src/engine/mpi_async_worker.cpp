@@ -28,7 +28,7 @@ void MpiAsyncEngine::Worker::restore_state(const std::string& bytes) {
 void MpiAsyncEngine::run_worker() {
   Worker& w = *worker_;
   MPI_Comm comm = world_.comm();
-  FlatModel& model = session_.model();
+  FlatModel& model = training_.model();
   torch::NoGradGuard no_grad;
   // Parameters arrive straight in the model and the message leaves from the rule's own buffer:
   // no copy on either side, which at 11M parameters is most of a worker's message cost.
@@ -61,7 +61,7 @@ void MpiAsyncEngine::run_worker() {
     torch::Tensor loss = [&] {
       if (gradient_source_) return gradient_source_(w.next_batch++);
       torch::AutoGradMode enable_grad(true);
-      return session_.compute_gradient(w.stream->batch(w.next_batch++));
+      return training_.compute_gradient(w.stream->batch(w.next_batch++));
     }();
     torch::Tensor message = w.rule->message(model.grads(), params, lr).contiguous();
     loss_value = loss.item<float>();

@@ -21,9 +21,9 @@ struct MpiSyncEngine::State {
   TensorMap gathered;  // every learner's state at the last evaluation (rank 0)
 };
 
-MpiSyncEngine::MpiSyncEngine(Session& session, MpiWorld& world)
-    : session_(session), world_(world), state_(std::make_unique<State>()) {
-  const RunConfig& c = session_.config();
+MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
+    : training_(training), world_(world), state_(std::make_unique<State>()) {
+  const RunConfig& c = training_.config();
   if (world_.size() != c.workers) {
     throw ConfigError(fmt::format("algo = \"{}\" with workers = {} needs {} MPI ranks (one per "
                                   "learner), but this job has {}",
@@ -34,10 +34,10 @@ MpiSyncEngine::MpiSyncEngine(Session& session, MpiWorld& world)
   s.plan = sync_plan(c);
   s.communicator =
       std::make_unique<MpiCommunicator>(world_, s.plan.group_size, s.plan.groups_follow_hosts);
-  FlatModel& model = session_.model();
+  FlatModel& model = training_.model();
   s.learner.emplace_back(sgd_options(c), model.params().detach(), model.buffers());
-  s.stream = std::make_unique<WorkerStream>(session_.make_stream(world_.rank()));
-  session_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
+  s.stream = std::make_unique<WorkerStream>(training_.make_stream(world_.rank()));
+  training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
     for (auto& [key, tensor] : s.gathered) checkpoint[key] = tensor;
     s.traffic.save(checkpoint);
   });
@@ -52,8 +52,8 @@ void MpiSyncEngine::restore(const TensorMap& checkpoint) {
 
 void MpiSyncEngine::run() {
   State& s = *state_;
-  const RunConfig& c = session_.config();
-  FlatModel& model = session_.model();
+  const RunConfig& c = training_.config();
+  FlatModel& model = training_.model();
   Learner& learner = s.learner.front();
   MpiCommunicator& comm = *s.communicator;
   const double learners = static_cast<double>(world_.size());
@@ -78,13 +78,14 @@ void MpiSyncEngine::run() {
     }
   };
 
-  for (int64_t round = session_.updates_done(); round < session_.total_updates(); ++round) {
+  for (int64_t round = training_.updates_done(); round < training_.total_updates(); ++round) {
     Clock::time_point t0 = Clock::now();
-    torch::Tensor loss =
-        learner_gradient(session_, learner, s.stream->batch(round)).to(torch::kDouble).reshape({1});
+    torch::Tensor loss = learner_gradient(training_, learner, s.stream->batch(round))
+                             .to(torch::kDouble)
+                             .reshape({1});
     Clock::time_point t1 = Clock::now();
-    RoundTraffic round_traffic =
-        finish_round(s.plan, round + 1, session_.lr_at(round), c.average_momentum, s.learner, comm);
+    RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
+                                              c.average_momentum, s.learner, comm);
     comm.sum(AverageLevel::kGlobal, loss);
     Clock::time_point t2 = Clock::now();
     SyncTraffic& t = s.traffic;
@@ -93,28 +94,20 @@ void MpiSyncEngine::run() {
     t.comm_time += seconds(t1, t2);
 
     std::map<std::string, double> row;
-    if (session_.evaluation_due(round + 1)) {
+    if (training_.evaluation_due(round + 1)) {
       // The learners' average goes into the replica for rank 0 to evaluate.
-      model.params().copy_(learner.params);
-      model.buffers().copy_(learner.buffers);
-      comm.sum(AverageLevel::kGlobal, model.params());
-      comm.sum(AverageLevel::kGlobal, model.buffers());
-      model.params().div_(learners);
-      model.buffers().div_(learners);
-      torch::Tensor drift =
-          (learner.params - model.params()).square().mean().to(torch::kDouble).reshape({1});
-      comm.sum(AverageLevel::kGlobal, drift);
+      const double spread = average_learners_into(model, s.learner, comm);
       gather(learner.params, "params");
       gather(learner.buffers, "buffers");
       gather(learner.optimizer.momentum_buffer(), "velocity");
       row = t.columns();
-      row["learner_spread"] = std::sqrt(drift.item<double>() / learners);
-      session_.summary_extra()["traffic"] = t.columns();
+      row["learner_spread"] = spread;
+      training_.report().traffic = t.columns();
     }
-    session_.after_update(round + 1, (loss / learners).to(torch::kFloat).squeeze(),
-                          t.compute_time + t.comm_time, model.params(), [&row] { return row; });
+    training_.after_update(round + 1, (loss / learners).to(torch::kFloat).squeeze(),
+                           t.compute_time + t.comm_time, model.params(), [&row] { return row; });
   }
-  session_.summary_extra()["traffic"] = s.traffic.columns();
+  training_.report().traffic = s.traffic.columns();
 }
 
 }  // namespace dsgd

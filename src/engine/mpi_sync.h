@@ -15,14 +15,14 @@ namespace dsgd {
 class MpiSyncEngine : public Engine {
  public:
   // Throws ConfigError unless the world has `workers` ranks.
-  MpiSyncEngine(Session& session, MpiWorld& world);
+  MpiSyncEngine(Training& training, MpiWorld& world);
   ~MpiSyncEngine() override;
   void restore(const TensorMap& checkpoint) override;
   void run() override;
 
  private:
   struct State;
-  Session& session_;
+  Training& training_;
   MpiWorld& world_;
   std::unique_ptr<State> state_;
 };

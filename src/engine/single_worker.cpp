@@ -6,10 +6,10 @@
 namespace dsgd {
 
 void SingleWorker::run() {
-  Session& session = session_;
+  Training& training = training_;
   const TensorMap* resume = resume_;
-  const RunConfig& config = session.config();
-  FlatModel& model = session.model();
+  const RunConfig& config = training.config();
+  FlatModel& model = training.model();
   LocalSgd optimizer({config.momentum, config.nesterov, config.weight_decay}, model.params());
   if (resume != nullptr) {
     model.params().copy_(checkpoint_entry(*resume, "engine/params"));
@@ -17,19 +17,19 @@ void SingleWorker::run() {
       optimizer.momentum_buffer().copy_(checkpoint_entry(*resume, "engine/velocity"));
     }
   }
-  session.set_engine_checkpoint([&](TensorMap& checkpoint) {
+  training.set_engine_checkpoint([&](TensorMap& checkpoint) {
     checkpoint["engine/params"] = model.params();
     if (optimizer.momentum_buffer().defined()) {
       checkpoint["engine/velocity"] = optimizer.momentum_buffer();
     }
   });
-  WorkerStream stream = session.make_stream(0);
-  for (int64_t update = session.updates_done(); update < session.total_updates(); ++update) {
-    torch::Tensor loss = session.compute_gradient(stream.batch(update));
-    optimizer.step(model.params(), model.grads(), session.lr_at(update));
+  WorkerStream stream = training.make_stream(0);
+  for (int64_t update = training.updates_done(); update < training.total_updates(); ++update) {
+    torch::Tensor loss = training.compute_gradient(stream.batch(update));
+    optimizer.step(model.params(), model.grads(), training.lr_at(update));
     // Simulated time counts samples, as in the multi-worker engines.
     double sim_time = static_cast<double>((update + 1) * config.batch_size);
-    session.after_update(update + 1, loss, sim_time, model.params());
+    training.after_update(update + 1, loss, sim_time, model.params());
   }
 }
 

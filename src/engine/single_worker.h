@@ -8,12 +8,12 @@ namespace dsgd {
 
 class SingleWorker : public Engine {
  public:
-  explicit SingleWorker(Session& session) : session_(session) {}
+  explicit SingleWorker(Training& training) : training_(training) {}
   void restore(const TensorMap& checkpoint) override { resume_ = &checkpoint; }
   void run() override;
 
  private:
-  Session& session_;
+  Training& training_;
   const TensorMap* resume_ = nullptr;  // must outlive run()
 };
 

@@ -1,6 +1,8 @@
 // Shared pieces of the synchronous engines; see sync_learners.h.
 #include "engine/sync_learners.h"
 
+#include <cmath>
+
 namespace dsgd {
 
 SyncPlan sync_plan(const RunConfig& c) {
@@ -20,9 +22,9 @@ double SyncTraffic::record(const RoundTraffic& round, int64_t learners, const Ru
 }
 
 std::map<std::string, double> SyncTraffic::columns() const {
-  return {{"local_reductions", local_reductions}, {"global_reductions", global_reductions},
-          {"local_bytes", local_bytes},           {"global_bytes", global_bytes},
-          {"compute_time", compute_time},         {"comm_time", comm_time}};
+  std::map<std::string, double> row;
+  for (const auto& [name, total] : totals(*this)) row[name] = *total;
+  return row;
 }
 
 void SyncTraffic::save(TensorMap& checkpoint) const {
@@ -32,29 +34,41 @@ void SyncTraffic::save(TensorMap& checkpoint) const {
 }
 
 void SyncTraffic::restore(const TensorMap& checkpoint) {
-  auto total = [&](const std::string& name) {
-    return checkpoint_entry(checkpoint, "engine/traffic/" + name).item<double>();
-  };
-  local_reductions = total("local_reductions");
-  global_reductions = total("global_reductions");
-  local_bytes = total("local_bytes");
-  global_bytes = total("global_bytes");
-  compute_time = total("compute_time");
-  comm_time = total("comm_time");
+  for (const auto& [name, total] : totals(*this)) {
+    *total = checkpoint_entry(checkpoint, std::string("engine/traffic/") + name).item<double>();
+  }
 }
 
-torch::Tensor learner_gradient(Session& session, Learner& learner, const Batch& batch) {
-  FlatModel& model = session.model();
+torch::Tensor learner_gradient(Training& training, Learner& learner, const Batch& batch) {
+  FlatModel& model = training.model();
   torch::NoGradGuard no_grad;
   model.params().copy_(learner.params);
   model.buffers().copy_(learner.buffers);
   torch::Tensor loss = [&] {
     torch::AutoGradMode enable_grad(true);
-    return session.compute_gradient(batch);
+    return training.compute_gradient(batch);
   }();
   learner.grad.copy_(model.grads());
   learner.buffers.copy_(model.buffers());
   return loss;
+}
+
+double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
+                             Communicator& communicator) {
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> means;  // [buffers | params] of each learner, averaged in place
+  for (auto& learner : learners) means.push_back(learner.averaged(false).clone());
+  communicator.average(AverageLevel::kGlobal, means);
+  const int64_t b = model.buffers().numel();
+  model.buffers().copy_(means.front().narrow(0, 0, b));
+  model.params().copy_(means.front().narrow(0, b, model.params().numel()));
+  std::vector<torch::Tensor> drifts;
+  for (auto& learner : learners) {
+    drifts.push_back(
+        (learner.params - model.params()).square().mean().to(torch::kDouble).reshape({1}));
+  }
+  communicator.average(AverageLevel::kGlobal, drifts);
+  return std::sqrt(drifts.front().item<double>());
 }
 
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "algos/sync_round.h"
-#include "run/session.h"
+#include "train/training.h"
 
 namespace dsgd {
 
@@ -40,11 +40,33 @@ struct SyncTraffic {
   std::map<std::string, double> columns() const;
   void save(TensorMap& checkpoint) const;
   void restore(const TensorMap& checkpoint);
+
+ private:
+  // Every total with its column name: the one list columns, save and restore go through.
+  template <class Self>
+  static auto totals(Self& self) {
+    using Pointer = decltype(&self.local_reductions);  // const double* when Self is const
+    return std::vector<std::pair<const char*, Pointer>>{
+        {"local_reductions", &self.local_reductions},
+        {"global_reductions", &self.global_reductions},
+        {"local_bytes", &self.local_bytes},
+        {"global_bytes", &self.global_bytes},
+        {"compute_time", &self.compute_time},
+        {"comm_time", &self.comm_time}};
+  }
 };
 
-// Loads the learner into the session's model replica, computes the gradient of `batch` into
+// Loads the learner into the training's model replica, computes the gradient of `batch` into
 // learner.grad, keeps the BatchNorm statistics the forward pass updated; returns the loss.
-torch::Tensor learner_gradient(Session& session, Learner& learner, const Batch& batch);
+torch::Tensor learner_gradient(Training& training, Learner& learner, const Batch& batch);
+
+// The model a user would take away, into `model`: the mean of every learner's parameters and
+// BatchNorm buffers (what a global reduction would produce), and how far the learners have
+// drifted from it, sqrt(mean over learners of mean((θ_j − θ̄)²)), which it returns. `learners`
+// are this process's (all P in the simulator, one per MPI rank); the communicator's global
+// average takes in the others, so both engines compute it the same way.
+double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
+                             Communicator& communicator);
 
 // Checkpoint entries of learner `index`: engine/learner/<index>/{params,buffers,velocity}.
 void save_learner(TensorMap& checkpoint, int64_t index, Learner& learner);

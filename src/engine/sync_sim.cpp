@@ -17,21 +17,21 @@ struct SyncSimulator::State {
   SyncTraffic traffic;
 };
 
-SyncSimulator::SyncSimulator(Session& session)
-    : session_(session), state_(std::make_unique<State>()) {
-  const RunConfig& c = session_.config();
+SyncSimulator::SyncSimulator(Training& training)
+    : training_(training), state_(std::make_unique<State>()) {
+  const RunConfig& c = training_.config();
   State& s = *state_;
   s.plan = sync_plan(c);
   s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_size);
   s.timing = std::make_unique<TimingModel>(c, c.workers);
-  FlatModel& model = session_.model();
+  FlatModel& model = training_.model();
   SgdOptions sgd = sgd_options(c);
   s.learners.reserve(static_cast<size_t>(c.workers));
   for (int64_t i = 0; i < c.workers; ++i) {
     s.learners.emplace_back(sgd, model.params().detach(), model.buffers());
-    s.streams.push_back(session_.make_stream(i));
+    s.streams.push_back(training_.make_stream(i));
   }
-  session_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
+  training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
     for (size_t i = 0; i < s.learners.size(); ++i) {
       save_learner(checkpoint, static_cast<int64_t>(i), s.learners[i]);
     }
@@ -51,48 +51,38 @@ void SyncSimulator::restore(const TensorMap& checkpoint) {
 
 void SyncSimulator::run() {
   State& s = *state_;
-  const RunConfig& c = session_.config();
-  FlatModel& model = session_.model();
+  const RunConfig& c = training_.config();
+  FlatModel& model = training_.model();
   const int64_t learners = c.workers;
   torch::NoGradGuard no_grad;
   torch::Tensor loss_sum = torch::zeros({}, model.params().options());
 
-  for (int64_t round = session_.updates_done(); round < session_.total_updates(); ++round) {
+  for (int64_t round = training_.updates_done(); round < training_.total_updates(); ++round) {
     double slowest = 0.0;
     loss_sum.zero_();
     for (int64_t i = 0; i < learners; ++i) {
       const size_t l = static_cast<size_t>(i);
-      loss_sum.add_(learner_gradient(session_, s.learners[l], s.streams[l].batch(round)));
+      loss_sum.add_(learner_gradient(training_, s.learners[l], s.streams[l].batch(round)));
       slowest = std::max(slowest, s.timing->duration(i, round));
     }
-    RoundTraffic round_traffic = finish_round(s.plan, round + 1, session_.lr_at(round),
+    RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
                                               c.average_momentum, s.learners, *s.communicator);
     SyncTraffic& t = s.traffic;
     t.compute_time += slowest;
     t.comm_time += t.record(round_traffic, learners, c);
 
     std::map<std::string, double> row;
-    if (session_.evaluation_due(round + 1)) {
-      // The model a user would take away: the average of all learners (which a global
-      // reduction would produce), and how far the learners have drifted from it.
-      std::vector<torch::Tensor> params, buffers;
-      for (auto& learner : s.learners) {
-        params.push_back(learner.params);
-        buffers.push_back(learner.buffers);
-      }
-      model.params().copy_(torch::stack(params).mean(0));
-      model.buffers().copy_(torch::stack(buffers).mean(0));
-      double spread = 0.0;
-      for (auto& p : params) spread += (p - model.params()).square().mean().item<double>();
+    if (training_.evaluation_due(round + 1)) {
+      const double spread = average_learners_into(model, s.learners, *s.communicator);
       row = t.columns();
-      row["learner_spread"] = std::sqrt(spread / static_cast<double>(learners));
-      session_.summary_extra()["traffic"] = t.columns();
+      row["learner_spread"] = spread;
+      training_.report().traffic = t.columns();
     }
     torch::Tensor loss = loss_sum / static_cast<double>(learners);
-    session_.after_update(round + 1, loss, t.compute_time + t.comm_time, model.params(),
-                          [&row] { return row; });
+    training_.after_update(round + 1, loss, t.compute_time + t.comm_time, model.params(),
+                           [&row] { return row; });
   }
-  session_.summary_extra()["traffic"] = s.traffic.columns();
+  training_.report().traffic = s.traffic.columns();
 }
 
 }  // namespace dsgd

@@ -17,14 +17,14 @@ namespace dsgd {
 class SyncSimulator : public Engine {
  public:
   // Validates the plan's options; throws ConfigError before any training.
-  explicit SyncSimulator(Session& session);
+  explicit SyncSimulator(Training& training);
   ~SyncSimulator() override;
   void restore(const TensorMap& checkpoint) override;
   void run() override;
 
  private:
   struct State;
-  Session& session_;
+  Training& training_;
   std::unique_ptr<State> state_;
 };
 

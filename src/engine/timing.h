@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "run/config.h"
+#include "train/config.h"
 
 namespace dsgd {
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/errors.h"
-#include "run/run_folder.h"
 
 namespace dsgd {
 namespace {

@@ -8,10 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace dsgd {
+#include "core/atomic_file.h"
 
-// Writes `content` to `path` so that `path` is always either the old or the new file.
-void write_file_atomically(const std::string& path, const std::string& content);
+namespace dsgd {
 
 // The columns of metrics.csv that every run has, in order; engines may add more.
 const std::vector<std::string>& base_metric_columns();

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "run/config.h"
+#include "train/config.h"
 
 namespace dsgd {
 

@@ -1,12 +1,10 @@
 // Shared run machinery; see session.h.
 #include "run/session.h"
 
-#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <cmath>
 #include <csignal>
-#include <thread>
 
 #include "algos/catalog.h"
 #include "core/errors.h"
@@ -15,29 +13,6 @@
 
 namespace dsgd {
 namespace {
-
-torch::Device choose_device(const std::string& name) {
-  if (name == "cuda") {
-    if (!torch::cuda::is_available()) {
-      throw ConfigError("device = \"cuda\", but this LibTorch has no CUDA support or sees no GPU",
-                        "use device = \"cpu\", or build dsgd against a CUDA-enabled LibTorch");
-    }
-    return torch::Device(torch::kCUDA);
-  }
-  return torch::Device(torch::kCPU);
-}
-
-// LibTorch's intra-op pool and, when the BLAS is OpenBLAS, its own thread pool, which LibTorch
-// does not size: left alone it follows the CPU affinity, so the same config gave different
-// rounding under mpirun (bound to one core) than in a shell.
-void set_compute_threads(int threads) {
-  torch::set_num_threads(threads);
-  using SetThreads = void (*)(int);
-  if (auto openblas =
-          reinterpret_cast<SetThreads>(::dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
-    openblas(threads);
-  }
-}
 
 // The stream id used for BatchNorm re-estimation: past every real worker, so that it never
 // consumes a worker's batches.
@@ -50,50 +25,20 @@ Session::Session(const RunConfig& config)
               load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed))) {}
 
 Session::Session(const RunConfig& config, DatasetPair data)
-    : config_(config),
-      device_(choose_device(config.device)),
-      data_(std::move(data)),
-      schedule_(config),
-      progress_(1),
+    : context_(config, std::move(data)),
+      progress_(context_.total_updates()),
       start_(std::chrono::steady_clock::now()) {
-  int64_t threads = config_.threads > 0
-                        ? config_.threads
-                        : static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  set_compute_threads(static_cast<int>(threads));
-  if (config_.batch_size > data_.train.size()) {
-    throw ConfigError(fmt::format("batch_size = {} exceeds the {} training samples of {}",
-                                  config_.batch_size, data_.train.size(), config_.dataset),
-                      "choose a smaller batch_size");
-  }
-  torch::manual_seed(static_cast<uint64_t>(config_.seed));
-  InputShape shape{data_.train.channels(), data_.train.height(), data_.train.width(),
-                   data_.train.num_classes};
-  net_ = make_model(config_.model, shape);
-  flat_ = std::make_unique<FlatModel>(net_, device_);
-  // An async update consumes one minibatch; a synchronous round one minibatch per learner.
-  const int64_t samples_per_update =
-      config_.batch_size *
-      (find_algorithm(config_.algo).family == AlgorithmFamily::kSync ? config_.workers : 1);
-  if (samples_per_update > data_.train.size()) {
-    throw ConfigError(fmt::format("a round of {} learners x batch_size {} needs {} samples, but {} "
-                                  "has {} training samples",
-                                  config_.workers, config_.batch_size, samples_per_update,
-                                  config_.dataset, data_.train.size()),
-                      "use fewer learners or a smaller batch_size");
-  }
-  updates_per_epoch_ = data_.train.size() / samples_per_update;
-  total_updates_ =
-      std::max<int64_t>(1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
-  bn_stream_ = std::make_unique<WorkerStream>(
-      data_.train, data_.normalization, data_.augment, config_.batch_size,
-      static_cast<uint64_t>(config_.seed), config_.workers + kEvaluationStreamOffset);
-  progress_ = Progress(total_updates_);
-  loss_sum_ = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device_));
+  const DatasetPair& d = context_.data();
+  bn_stream_ = std::make_unique<WorkerStream>(d.train, d.normalization, d.augment,
+                                              config.batch_size, static_cast<uint64_t>(config.seed),
+                                              config.workers + kEvaluationStreamOffset);
+  loss_sum_ =
+      torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(context_.device()));
 }
 
 void Session::open_folder(const std::string& path) {
   folder_.emplace(path);
-  folder_->write_config(to_toml(config_));
+  folder_->write_config(to_toml(config()));
   write_summary("running");
 }
 
@@ -110,7 +55,7 @@ TensorMap Session::resume_folder(const std::string& path) {
 
 void Session::reopen_folder(const std::string& path) {
   folder_.emplace(path, /*resume_after_update=*/updates_done_);
-  folder_->write_config(to_toml(config_));
+  folder_->write_config(to_toml(config()));
   write_summary("running");
 }
 
@@ -120,10 +65,10 @@ void Session::restore_counters(const TensorMap& checkpoint) {
   };
   scalar("lr_inside_velocity");
   updates_done_ = static_cast<int64_t>(scalar("updates"));
-  if (updates_done_ > total_updates_) {
+  if (updates_done_ > context_.total_updates()) {
     throw ConfigError("the checkpoint is past the end of this run (update " +
-                          std::to_string(updates_done_) + " of " + std::to_string(total_updates_) +
-                          ")",
+                          std::to_string(updates_done_) + " of " +
+                          std::to_string(context_.total_updates()) + ")",
                       "resume with at least as many epochs as the run already did");
   }
   next_eval_index_ = static_cast<int64_t>(scalar("next_eval_index"));
@@ -169,25 +114,12 @@ void Session::write_checkpoint() {
   save_checkpoint(folder_->file(kCheckpointFile), checkpoint);
   // If the job dies now (a lost MPI rank, a killed process), the log says where to go on from.
   std::string launch;
-  if (config_.engine == "mpi") {
-    bool async = find_algorithm(config_.algo).family == AlgorithmFamily::kAsync;
-    launch = fmt::format("mpirun -n {} ", config_.workers + (async ? config_.servers : 0));
+  if (config().engine == "mpi") {
+    bool async = find_algorithm(config().algo).family == AlgorithmFamily::kAsync;
+    launch = fmt::format("mpirun -n {} ", config().workers + (async ? config().servers : 0));
   }
   progress_.log(fmt::format("checkpoint at update {}: continue with `{}dsgd run --resume {}`",
                             updates_done_, launch, folder_->path()));
-}
-
-WorkerStream Session::make_stream(int64_t worker) const {
-  return WorkerStream(data_.train, data_.normalization, data_.augment, config_.batch_size,
-                      static_cast<uint64_t>(config_.seed), worker);
-}
-
-torch::Tensor Session::compute_gradient(const Batch& batch) {
-  flat_->zero_grad();
-  torch::Tensor logits = net_->forward(batch.inputs.to(device_));
-  torch::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.labels.to(device_));
-  loss.backward();
-  return loss.detach();
 }
 
 void Session::after_update(int64_t updates, const torch::Tensor& loss, double sim_time,
@@ -199,7 +131,7 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
   loss_sum_.add_(loss);
   ++loss_count_;
   // Reading the loss back forces a device sync, so do it every few updates, not every one.
-  bool checkpoint_due = updates - last_checked_ >= 20 || updates == total_updates_;
+  bool checkpoint_due = updates - last_checked_ >= 20 || updates == context_.total_updates();
   bool eval_due = evaluation_due(updates);
   if (checkpoint_due || eval_due) check_finite(updates);
   if (!reporting_) {
@@ -213,13 +145,13 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
     ++next_eval_index_;
     write_checkpoint();
     if (collapsed) {
-      summary_extra_["collapsed_at_epoch"] = epoch_of(updates);
+      outcome_["collapsed_at_epoch"] = epoch_of(updates);
       throw CollapsedError(
-          fmt::format("training collapsed: the training loss from epoch {:.3f} to {:.3f} was {:.4f}, "
-                      "no better than a uniform guess's (ln {} = {:.4f})",
-                      epoch_of(period_start_), epoch_of(updates), last_train_loss_,
-                      data_.train.num_classes,
-                      std::log(static_cast<double>(data_.train.num_classes))),
+          fmt::format(
+              "training collapsed: the training loss from epoch {:.3f} to {:.3f} was {:.4f}, "
+              "no better than a uniform guess's (ln {} = {:.4f})",
+              epoch_of(period_start_), epoch_of(updates), last_train_loss_,
+              data().train.num_classes, std::log(static_cast<double>(data().train.num_classes))),
           "lower lr or momentum, lengthen the warm-up, or set stop_on_collapse = false to go on");
     }
     period_start_ = updates;
@@ -239,16 +171,17 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
 }
 
 bool Session::period_collapsed() const {
-  if (!config_.stop_on_collapse || loss_count_ == 0 || data_.train.num_classes < 2) return false;
-  if (epoch_of(period_start_) < config_.warmup_epochs) return false;
-  const double uniform = std::log(static_cast<double>(data_.train.num_classes));
+  if (!config().stop_on_collapse || loss_count_ == 0 || data().train.num_classes < 2) return false;
+  if (epoch_of(period_start_) < config().warmup_epochs) return false;
+  const double uniform = std::log(static_cast<double>(data().train.num_classes));
   return last_train_loss_ >= uniform - kCollapseTolerance;
 }
 
 bool Session::evaluation_due(int64_t updates) const {
-  int64_t eval_at = std::min<int64_t>(
-      total_updates_, std::llround(static_cast<double>(next_eval_index_) * config_.eval_every *
-                                   static_cast<double>(updates_per_epoch_)));
+  int64_t eval_at =
+      std::min<int64_t>(context_.total_updates(),
+                        std::llround(static_cast<double>(next_eval_index_) * config().eval_every *
+                                     static_cast<double>(context_.updates_per_epoch())));
   return updates >= eval_at;
 }
 
@@ -257,8 +190,8 @@ void Session::check_finite(int64_t updates) {
   double mean = loss_sum_.item<double>() / static_cast<double>(std::max<int64_t>(1, loss_count_));
   if (!std::isfinite(mean)) {
     std::string where = fmt::format("epoch {:.3f} (update {})", epoch_of(updates), updates);
-    summary_extra_["diverged_at_epoch"] = epoch_of(updates);
-    summary_extra_["diverged_at_update"] = updates;
+    outcome_["diverged_at_epoch"] = epoch_of(updates);
+    outcome_["diverged_at_update"] = updates;
     throw DivergedError("training diverged: the loss became NaN or Inf at " + where,
                         "lower lr, add warm-up (warmup_epochs), or reduce momentum");
   }
@@ -268,10 +201,11 @@ void Session::check_finite(int64_t updates) {
 void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                            const std::map<std::string, double>& extra) {
   torch::NoGradGuard no_grad;
-  if (!eval_params.is_same(flat_->params())) flat_->params().copy_(eval_params);
-  reestimate_batchnorm(*flat_, *bn_stream_, evaluations_ * config_.bn_batches, config_.bn_batches,
-                       device_);
-  EvalResult result = evaluate(*flat_, data_.test, data_.normalization, device_);
+  if (!eval_params.is_same(context_.model().params())) context_.model().params().copy_(eval_params);
+  reestimate_batchnorm(context_.model(), *bn_stream_, evaluations_ * config().bn_batches,
+                       config().bn_batches, context_.device());
+  EvalResult result =
+      evaluate(context_.model(), data().test, data().normalization, context_.device());
   ++evaluations_;
   final_acc_ = result.accuracy;
   best_acc_ = std::max(best_acc_, result.accuracy);
@@ -300,7 +234,12 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
 void Session::write_summary(const std::string& status, const std::string& error) {
   if (!folder_) return;
   progress_.finish();
-  nlohmann::json summary = summary_extra_;
+  nlohmann::json summary = outcome_;
+  if (report_.server_bytes) summary["server_bytes"] = *report_.server_bytes;
+  if (report_.worker_rule_bytes) summary["worker_rule_bytes"] = *report_.worker_rule_bytes;
+  if (report_.servers) summary["servers"] = *report_.servers;
+  if (report_.staleness_histogram) summary["staleness_histogram"] = *report_.staleness_histogram;
+  if (report_.traffic) summary["traffic"] = *report_.traffic;
   summary["status"] = status;
   summary["final_test_acc"] = final_acc_;
   summary["best_test_acc"] = best_acc_;
@@ -310,12 +249,12 @@ void Session::write_summary(const std::string& status, const std::string& error)
       wall_offset_ +
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   summary["sim_time"] = sim_time_;
-  summary["algo"] = config_.algo;
-  summary["engine"] = config_.engine;
-  summary["workers"] = config_.workers;
-  summary["model"] = config_.model;
-  summary["dataset"] = config_.dataset;
-  summary["parameters"] = flat_->num_params();
+  summary["algo"] = config().algo;
+  summary["engine"] = config().engine;
+  summary["workers"] = config().workers;
+  summary["model"] = config().model;
+  summary["dataset"] = config().dataset;
+  summary["parameters"] = context_.model().num_params();
   summary["evaluations"] = evaluations_;
   if (!error.empty()) summary["error"] = error;
   folder_->write_summary(summary);

@@ -1,33 +1,31 @@
-// One training run's shared machinery, used by every engine: the resolved config, data, the
-// model replica (as flat tensors), the LR schedule, evaluation with BatchNorm re-estimation,
-// train-loss and divergence tracking, progress output and the run folder. Engines only decide
-// who computes which gradient when, and call after_update() once per server update.
+// One run's reporting around its training context: progress on the terminal, evaluation with
+// BatchNorm re-estimation, train-loss, divergence and collapse tracking, metrics rows, checkpoint
+// files and summary.json in the run folder. Implements train/training.h, which is all an engine
+// sees: engines decide who computes which gradient when, and call after_update() once per update.
 #pragma once
 
 #include <torch/torch.h>
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 
-#include "core/flat_model.h"
-#include "data/dataset.h"
+#include "core/checkpoint.h"
 #include "data/worker_stream.h"
-#include "models/model.h"
-#include "run/checkpoint.h"
-#include "run/config.h"
-#include "run/lr_schedule.h"
 #include "run/progress.h"
 #include "run/run_folder.h"
+#include "train/training.h"
 
 namespace dsgd {
 
-class Session {
+class Session : public Training {
  public:
-  // Validates everything that depends on input (device, dataset files, model for the data
-  // shape) before anything is written: bad input fails here and leaves no run folder behind.
+  // Builds the training context, which validates everything that depends on input: bad input
+  // fails here and leaves no run folder behind.
   explicit Session(const RunConfig& config);
   // The same with data already in memory (tests, benchmarks, synthetic shapes).
   Session(const RunConfig& config, DatasetPair data);
@@ -48,52 +46,31 @@ class Session {
   // non-finite loss, so every rank agrees on when evaluations and divergence happen.
   void set_reporting(bool reporting) { reporting_ = reporting; }
   bool reporting() const { return reporting_; }
-
-  // The engine's part of each checkpoint, written after every evaluation.
-  void set_engine_checkpoint(std::function<void(TensorMap&)> save) {
-    engine_checkpoint_ = std::move(save);
-  }
-  // Updates already done: 0, or where a resumed run continues.
-  int64_t updates_done() const { return updates_done_; }
-  double sim_time() const { return sim_time_; }
   const RunFolder* folder() const { return folder_ ? &*folder_ : nullptr; }
 
-  const RunConfig& config() const { return config_; }
-  const DatasetPair& data() const { return data_; }
-  Model& net() { return *net_; }
-  FlatModel& model() { return *flat_; }
-  torch::Device device() const { return device_; }
-
-  // Updates (async server updates, or synchronous rounds of P minibatches) per epoch.
-  int64_t updates_per_epoch() const { return updates_per_epoch_; }
-  int64_t total_updates() const { return total_updates_; }
-  double epoch_of(int64_t updates) const {
-    return static_cast<double>(updates) / static_cast<double>(updates_per_epoch_);
-  }
-  double lr_at(int64_t updates) const { return schedule_.at(epoch_of(updates)); }
-
-  // Worker i's stream of training batches (the same for every engine).
-  WorkerStream make_stream(int64_t worker) const;
-
-  // Forward and backward of one batch on the replica at its current parameters: fills
-  // model().grads() and returns the (detached) loss.
-  torch::Tensor compute_gradient(const Batch& batch);
-
-  // Records one finished update. When an evaluation is due, `eval_params` (a flat vector) is
-  // evaluated and a metrics row written with `extra` columns. Throws CollapsedError after an
-  // evaluation period that learned nothing (period_collapsed), and DivergedError when the
-  // training loss is no longer finite.
+  // Training.
+  TrainingContext& context() override { return context_; }
+  const TrainingContext& context() const override { return context_; }
+  int64_t updates_done() const override { return updates_done_; }
+  double sim_time() const override { return sim_time_; }
+  bool evaluation_due(int64_t updates) const override;
   void after_update(int64_t updates, const torch::Tensor& loss, double sim_time,
                     const torch::Tensor& eval_params,
-                    const std::function<std::map<std::string, double>()>& extra = {});
+                    const std::function<std::map<std::string, double>()>& extra = {}) override;
+  void set_engine_checkpoint(std::function<void(TensorMap&)> save) override {
+    engine_checkpoint_ = std::move(save);
+  }
+  EngineReport& report() override { return report_; }
 
-  // Whether after_update(updates, ...) will evaluate: engines whose evaluation parameters cost
-  // something to assemble (an average over learners) build them only then.
-  bool evaluation_due(int64_t updates) const;
+  // The context's, for tests and run_job.
+  const DatasetPair& data() const { return context_.data(); }
+  Model& net() { return context_.net(); }
+  torch::Device device() const { return context_.device(); }
+  int64_t updates_per_epoch() const { return context_.updates_per_epoch(); }
+  double epoch_of(int64_t updates) const { return context_.epoch_of(updates); }
 
-  // Fields engines add to summary.json (server bytes, staleness histogram, ...).
-  nlohmann::json& summary_extra() { return summary_extra_; }
-  // Writes summary.json with status "ok", "diverged", "collapsed" or "failed".
+  // Writes summary.json with status "running", "ok", "diverged", "collapsed", "interrupted" or
+  // "failed": the run's facts, the engine's report and how it ended.
   void write_summary(const std::string& status, const std::string& error = "");
 
  private:
@@ -107,14 +84,7 @@ class Session {
   void evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                     const std::map<std::string, double>& extra);
 
-  RunConfig config_;
-  torch::Device device_;
-  DatasetPair data_;
-  std::shared_ptr<Model> net_;
-  std::unique_ptr<FlatModel> flat_;
-  LrSchedule schedule_;
-  int64_t updates_per_epoch_ = 0;
-  int64_t total_updates_ = 0;
+  TrainingContext context_;
   std::optional<RunFolder> folder_;
   std::unique_ptr<WorkerStream> bn_stream_;
   Progress progress_;
@@ -132,8 +102,9 @@ class Session {
   double best_acc_ = 0.0;
   double last_lr_ = 0.0;
   std::chrono::steady_clock::time_point start_;
-  nlohmann::json summary_extra_ = nlohmann::json::object();
-  double wall_offset_ = 0.0;  // wall time of the runs this one resumes
+  EngineReport report_;
+  nlohmann::json outcome_ = nlohmann::json::object();  // where a run diverged or collapsed
+  double wall_offset_ = 0.0;                           // wall time of the runs this one resumes
   std::function<void(TensorMap&)> engine_checkpoint_;
   bool reporting_ = true;
 };

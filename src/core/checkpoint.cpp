@@ -1,5 +1,5 @@
 // Checkpoint files; see checkpoint.h.
-#include "run/checkpoint.h"
+#include "core/checkpoint.h"
 
 #include <unistd.h>
 

@@ -4,7 +4,7 @@
 // as Goyal et al. (2017) do.
 #pragma once
 
-#include "run/config.h"
+#include "train/config.h"
 
 namespace dsgd {
 

@@ -1,5 +1,5 @@
 // Learning-rate schedules; see lr_schedule.h.
-#include "run/lr_schedule.h"
+#include "train/lr_schedule.h"
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 // key is one line in key_specs(); reading, writing, listing and errors follow from it. Keys of a
 // single algorithm are not here: each algorithm declares its own (algos/options.h), and this
 // module reads, checks, lists and writes them from the catalog without knowing any by name.
-#include "run/config.h"
+#include "train/config.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,0 +1,94 @@
+// The training context; see training_context.h.
+#include "train/training_context.h"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <thread>
+
+#include "algos/catalog.h"
+#include "core/errors.h"
+#include "models/model.h"
+
+namespace dsgd {
+namespace {
+
+torch::Device choose_device(const std::string& name) {
+  if (name == "cuda") {
+    if (!torch::cuda::is_available()) {
+      throw ConfigError("device = \"cuda\", but this LibTorch has no CUDA support or sees no GPU",
+                        "use device = \"cpu\", or build dsgd against a CUDA-enabled LibTorch");
+    }
+    return torch::Device(torch::kCUDA);
+  }
+  return torch::Device(torch::kCPU);
+}
+
+// LibTorch's intra-op pool and, when the BLAS is OpenBLAS, its own thread pool, which LibTorch
+// does not size: left alone it follows the CPU affinity, so the same config gave different
+// rounding under mpirun (bound to one core) than in a shell.
+void set_compute_threads(int threads) {
+  torch::set_num_threads(threads);
+  using SetThreads = void (*)(int);
+  if (auto openblas =
+          reinterpret_cast<SetThreads>(::dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
+    openblas(threads);
+  }
+}
+
+}  // namespace
+
+TrainingContext::TrainingContext(const RunConfig& config)
+    : TrainingContext(config, load_dataset(config.dataset, config.data_dir,
+                                           static_cast<uint64_t>(config.seed))) {}
+
+TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data)
+    : config_(config),
+      device_(choose_device(config.device)),
+      data_(std::move(data)),
+      schedule_(config) {
+  int64_t threads = config_.threads > 0
+                        ? config_.threads
+                        : static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  set_compute_threads(static_cast<int>(threads));
+  if (config_.batch_size > data_.train.size()) {
+    throw ConfigError(fmt::format("batch_size = {} exceeds the {} training samples of {}",
+                                  config_.batch_size, data_.train.size(), config_.dataset),
+                      "choose a smaller batch_size");
+  }
+  torch::manual_seed(static_cast<uint64_t>(config_.seed));
+  InputShape shape{data_.train.channels(), data_.train.height(), data_.train.width(),
+                   data_.train.num_classes};
+  net_ = make_model(config_.model, shape);
+  flat_ = std::make_unique<FlatModel>(net_, device_);
+  // An async update consumes one minibatch; a synchronous round one minibatch per learner.
+  const int64_t samples_per_update =
+      config_.batch_size *
+      (find_algorithm(config_.algo).family == AlgorithmFamily::kSync ? config_.workers : 1);
+  if (samples_per_update > data_.train.size()) {
+    throw ConfigError(fmt::format("a round of {} learners x batch_size {} needs {} samples, but {} "
+                                  "has {} training samples",
+                                  config_.workers, config_.batch_size, samples_per_update,
+                                  config_.dataset, data_.train.size()),
+                      "use fewer learners or a smaller batch_size");
+  }
+  updates_per_epoch_ = data_.train.size() / samples_per_update;
+  total_updates_ =
+      std::max<int64_t>(1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
+}
+
+WorkerStream TrainingContext::make_stream(int64_t worker) const {
+  return WorkerStream(data_.train, data_.normalization, data_.augment, config_.batch_size,
+                      static_cast<uint64_t>(config_.seed), worker);
+}
+
+torch::Tensor TrainingContext::compute_gradient(const Batch& batch) {
+  flat_->zero_grad();
+  torch::Tensor logits = net_->forward(batch.inputs.to(device_));
+  torch::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.labels.to(device_));
+  loss.backward();
+  return loss.detach();
+}
+
+}  // namespace dsgd
