@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cli_helpers.h"
 #include "core/checkpoint.h"
@@ -68,6 +71,23 @@ TEST(Mpi, AsyncOneWorkerIsTheSimulator) {
             without_columns(read_csv(sim / "metrics.csv"), {"wall_time", "sim_time", "gap_rms"}));
   fs::remove_all(mpi);
   fs::remove_all(sim);
+}
+
+// Left to dsgd, each rank takes its share of its host's cores (as torchrun does), not every core:
+// 4 ranks on one host get max(1, cores / 4) threads each, which the log and summary.json say.
+TEST(Mpi, RanksShareTheHostsCores) {
+  fs::path mpi = fresh_dir("mpi_threads");
+  std::string job = kSmall + "--set algo=asgd --set workers=3 --set epochs=0.25 --engine mpi ";
+  job.replace(job.find("--set threads=1 "), std::string("--set threads=1 ").size(), "");
+  CliResult r = run_mpi(4, job + "--out " + mpi.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const int64_t share =
+      std::max<int64_t>(1, static_cast<int64_t>(std::thread::hardware_concurrency()) / 4);
+  EXPECT_NE(r.output.find("threads: " + std::to_string(share) + " per rank"), std::string::npos)
+      << r.output;
+  auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
+  EXPECT_EQ(summary["threads"].get<int64_t>(), share);
+  fs::remove_all(mpi);
 }
 
 // Three workers race for real; replaying the recorded order in the simulator reproduces the

@@ -9,18 +9,20 @@
 namespace dsgd {
 
 const std::vector<AsyncAlgorithm>& async_algorithms() {
-  // One line per algorithm; the comment after each keeps clang-format from packing them.
+  // One line per algorithm, in the order `dsgd list` shows them.
+  // clang-format off
   static const std::vector<AsyncAlgorithm> algorithms = {
-      asgd_algorithm(),                 // asgd
-      asgd_momentum_algorithm(),        // asgd-m
-      nag_asgd_algorithm(),             // nag-asgd
-      multi_asgd_algorithm(),           // multi-asgd
-      dana_zero_algorithm(),            // dana-zero
-      dana_slim_algorithm(),            // dana-slim
-      dc_asgd_algorithm(),              // dc-asgd
-      dana_dc_algorithm(),              // dana-dc
-      delay_adaptive_asgd_algorithm(),  // asgd-da
+      asgd_algorithm(),
+      asgd_momentum_algorithm(),
+      nag_asgd_algorithm(),
+      multi_asgd_algorithm(),
+      dana_zero_algorithm(),
+      dana_slim_algorithm(),
+      dc_asgd_algorithm(),
+      dana_dc_algorithm(),
+      delay_adaptive_asgd_algorithm(),
   };
+  // clang-format on
   return algorithms;
 }
 

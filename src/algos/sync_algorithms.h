@@ -1,5 +1,6 @@
-// The factories of the synchronous algorithms, one per file in src/algos/, collected by
-// sync_registry.cpp. Adding an algorithm: one new file, one line here, one line in the registry.
+// The factories of the synchronous algorithms, one per file in src/algos/ (x_algorithm() in
+// x.cpp), collected by sync_registry.cpp. Adding an algorithm: one new file, one line here, one
+// line in the registry.
 // Private to src/algos/.
 #pragma once
 
@@ -7,8 +8,8 @@
 
 namespace dsgd {
 
-SyncAlgorithm ssgd_algorithm();      // ssgd.cpp
-SyncAlgorithm kavg_algorithm();      // kavg.cpp
-SyncAlgorithm hier_avg_algorithm();  // hier_avg.cpp
+SyncAlgorithm ssgd_algorithm();
+SyncAlgorithm kavg_algorithm();
+SyncAlgorithm hier_avg_algorithm();
 
 }  // namespace dsgd

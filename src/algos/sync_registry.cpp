@@ -17,11 +17,14 @@ SyncPlan sync_plan(const SyncAlgorithm& algorithm, const OptionValues& given,
 }
 
 const std::vector<SyncAlgorithm>& sync_algorithms() {
+  // One line per algorithm, in the order `dsgd list` shows them.
+  // clang-format off
   static const std::vector<SyncAlgorithm> algorithms = {
-      ssgd_algorithm(),      // ssgd
-      kavg_algorithm(),      // kavg
-      hier_avg_algorithm(),  // hier-avg
+      ssgd_algorithm(),
+      kavg_algorithm(),
+      hier_avg_algorithm(),
   };
+  // clang-format on
   return algorithms;
 }
 

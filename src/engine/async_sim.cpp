@@ -3,10 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <queue>
 
 #include "core/errors.h"
 #include "engine/async_server.h"
+#include "engine/gradient_pool.h"
 
 namespace dsgd {
 namespace {
@@ -51,6 +53,12 @@ struct AsyncSimulator::State {
   double link_cost = 0.0;
   double link_in_free = 0.0;   // when the link can take the next push
   double link_out_free = 0.0;  // when it can take the next pull
+
+  // With sim.replicas > 1: each worker's next gradient is computed ahead, in parallel, as soon as
+  // the server sends it parameters, into its row of `gradients`.
+  std::unique_ptr<GradientPool> pool;
+  torch::Tensor gradients;                 // [N, P]
+  std::vector<torch::Tensor> gradient_of;  // its rows
 };
 
 AsyncSimulator::AsyncSimulator(Training& training)
@@ -91,6 +99,21 @@ AsyncSimulator::AsyncSimulator(Training& training)
                 config.comm_global_beta * message_bytes / static_cast<double>(config.servers);
   // This engine holds every worker rule, so it can follow θ for the gap of a look-ahead server.
   if (s.worker_rules.front()->follows_parameters()) s.server->follow_parameters();
+  if (config.sim_replicas > 1) {
+    // Training-time BatchNorm statistics land on whichever replica computed a batch; evaluation
+    // re-estimates them, unless bn_batches = 0 asks for the training-time ones.
+    if (config.bn_batches == 0 && training_.model().num_buffers() > 0) {
+      throw ConfigError(
+          "sim.replicas > 1 needs bn_batches > 0 with a BatchNorm model: the "
+          "statistics of training batches are spread over the replicas",
+          "set bn_batches (e.g. 20), or sim.replicas = 1");
+    }
+    const int64_t replicas = std::min(config.sim_replicas, s.workers);
+    s.pool = std::make_unique<GradientPool>(training_.context(), replicas, s.workers);
+    training_.report().replicas = replicas;
+    s.gradients = torch::empty({s.workers, theta0.numel()}, theta0.options());
+    for (int64_t i = 0; i < s.workers; ++i) s.gradient_of.push_back(s.gradients[i]);
+  }
   s.next_batch.assign(static_cast<size_t>(s.workers), 0);
   s.finish_time.assign(static_cast<size_t>(s.workers), 0.0);
   s.event_sequence.assign(static_cast<size_t>(s.workers), 0);
@@ -153,10 +176,28 @@ void AsyncSimulator::run() {
   FlatModel& model = training_.model();
   torch::NoGradGuard no_grad;
 
+  // Worker i's next gradient, at the parameters it was sent, on its next batch: as a job for the
+  // pool, which may start it at once (the parameters stay put until i's message is applied).
+  const torch::Device device = training_.context().device();
+  auto compute_ahead = [&](int64_t worker) {
+    const size_t w = static_cast<size_t>(worker);
+    const int64_t k = s.next_batch[w];
+    // Pointers to the state, not this function's references: the workers' last jobs may still
+    // run after run() returns (the pool, destroyed first with the state, waits for them).
+    State* state = &s;
+    s.pool->submit(worker, [state, worker, w, k, device](ModelReplica& replica) {
+      replica.flat->params().copy_(state->server->sent(worker));
+      torch::Tensor loss = replica.compute_gradient(state->streams[w].batch(k), device);
+      state->gradient_of[w].copy_(replica.flat->grads());
+      return loss;
+    });
+  };
+
   // Pulls queue for the link in the order the server sends; the worker computes once its
   // parameters are in.
   auto send = [&](int64_t worker, int64_t updates, double now) {
     server.send(worker, updates);
+    if (s.pool) compute_ahead(worker);
     double start = now;
     if (s.link_cost > 0.0) {
       start = std::max(now, s.link_out_free) + s.link_cost;
@@ -170,6 +211,8 @@ void AsyncSimulator::run() {
   };
   if (!s.restored) {
     for (int64_t i = 0; i < s.workers; ++i) send(i, 0, 0.0);
+  } else if (s.pool) {
+    for (int64_t i = 0; i < s.workers; ++i) compute_ahead(i);
   }
 
   auto telemetry = [&]() {
@@ -202,13 +245,18 @@ void AsyncSimulator::run() {
     const torch::Tensor& received = server.sent(worker);
 
     // The worker's gradient, at the parameters it was sent, turned into its message.
-    model.params().copy_(received);
-    torch::Tensor loss = [&] {
+    torch::Tensor loss;
+    if (s.pool) {
+      loss = s.pool->wait(worker);
+    } else {
+      model.params().copy_(received);
       torch::AutoGradMode enable_grad(true);
-      return training_.compute_gradient(s.streams[w].batch(s.next_batch[w]++));
-    }();
+      loss = training_.compute_gradient(s.streams[w].batch(s.next_batch[w]));
+    }
+    ++s.next_batch[w];
+    const torch::Tensor& gradient = s.pool ? s.gradient_of[w] : model.grads();
     AsyncWorkerRule& rule = *s.worker_rules[w];
-    torch::Tensor message = rule.message(model.grads(), received, server.lr_of(worker));
+    torch::Tensor message = rule.message(gradient, received, server.lr_of(worker));
 
     server.apply(worker, message, updates);
     if (server.following_parameters()) rule.follow_parameters(server.actual_parameters());

@@ -80,9 +80,11 @@ void MpiSyncEngine::run() {
 
   for (int64_t round = training_.updates_done(); round < training_.total_updates(); ++round) {
     Clock::time_point t0 = Clock::now();
-    torch::Tensor loss = learner_gradient(training_, learner, s.stream->batch(round))
-                             .to(torch::kDouble)
-                             .reshape({1});
+    torch::Tensor loss =
+        learner_gradient(training_.context().replica(), training_.context().device(), learner,
+                         s.stream->batch(round))
+            .to(torch::kDouble)
+            .reshape({1});
     Clock::time_point t1 = Clock::now();
     RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
                                               c.average_momentum, s.learner, comm);

@@ -39,14 +39,15 @@ void SyncTraffic::restore(const TensorMap& checkpoint) {
   }
 }
 
-torch::Tensor learner_gradient(Training& training, Learner& learner, const Batch& batch) {
-  FlatModel& model = training.model();
+torch::Tensor learner_gradient(ModelReplica& replica, torch::Device device, Learner& learner,
+                               const Batch& batch) {
+  FlatModel& model = *replica.flat;
   torch::NoGradGuard no_grad;
   model.params().copy_(learner.params);
   model.buffers().copy_(learner.buffers);
   torch::Tensor loss = [&] {
     torch::AutoGradMode enable_grad(true);
-    return training.compute_gradient(batch);
+    return replica.compute_gradient(batch, device);
   }();
   learner.grad.copy_(model.grads());
   learner.buffers.copy_(model.buffers());

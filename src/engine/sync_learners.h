@@ -56,9 +56,10 @@ struct SyncTraffic {
   }
 };
 
-// Loads the learner into the training's model replica, computes the gradient of `batch` into
-// learner.grad, keeps the BatchNorm statistics the forward pass updated; returns the loss.
-torch::Tensor learner_gradient(Training& training, Learner& learner, const Batch& batch);
+// Loads the learner into `replica`, computes the gradient of `batch` into learner.grad, keeps the
+// BatchNorm statistics the forward pass updated; returns the loss.
+torch::Tensor learner_gradient(ModelReplica& replica, torch::Device device, Learner& learner,
+                               const Batch& batch);
 
 // The model a user would take away, into `model`: the mean of every learner's parameters and
 // BatchNorm buffers (what a global reduction would produce), and how far the learners have

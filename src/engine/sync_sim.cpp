@@ -1,8 +1,10 @@
 // Synchronous learners simulator; see sync_sim.h.
 #include "engine/sync_sim.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "engine/gradient_pool.h"
 #include "engine/sync_learners.h"
 #include "engine/timing.h"
 
@@ -15,6 +17,7 @@ struct SyncSimulator::State {
   std::unique_ptr<InProcessCommunicator> communicator;
   std::unique_ptr<TimingModel> timing;
   SyncTraffic traffic;
+  std::unique_ptr<GradientPool> pool;  // with sim.replicas > 1
 };
 
 SyncSimulator::SyncSimulator(Training& training)
@@ -30,6 +33,11 @@ SyncSimulator::SyncSimulator(Training& training)
   for (int64_t i = 0; i < c.workers; ++i) {
     s.learners.emplace_back(sgd, model.params().detach(), model.buffers());
     s.streams.push_back(training_.make_stream(i));
+  }
+  if (c.sim_replicas > 1) {
+    const int64_t replicas = std::min(c.sim_replicas, c.workers);
+    s.pool = std::make_unique<GradientPool>(training_.context(), replicas, c.workers);
+    training_.report().replicas = replicas;
   }
   training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
     for (size_t i = 0; i < s.learners.size(); ++i) {
@@ -60,9 +68,22 @@ void SyncSimulator::run() {
   for (int64_t round = training_.updates_done(); round < training_.total_updates(); ++round) {
     double slowest = 0.0;
     loss_sum.zero_();
+    // The learners' gradients are independent: with replicas they run in parallel, and their
+    // losses are still summed in learner order.
+    const torch::Device device = training_.context().device();
+    for (int64_t i = 0; i < learners && s.pool; ++i) {
+      State* state = &s;
+      s.pool->submit(i, [state, i, round, device](ModelReplica& replica) {
+        const size_t l = static_cast<size_t>(i);
+        return learner_gradient(replica, device, state->learners[l],
+                                state->streams[l].batch(round));
+      });
+    }
     for (int64_t i = 0; i < learners; ++i) {
       const size_t l = static_cast<size_t>(i);
-      loss_sum.add_(learner_gradient(training_, s.learners[l], s.streams[l].batch(round)));
+      loss_sum.add_(s.pool ? s.pool->wait(i)
+                           : learner_gradient(training_.context().replica(), device, s.learners[l],
+                                              s.streams[l].batch(round)));
       slowest = std::max(slowest, s.timing->duration(i, round));
     }
     RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),

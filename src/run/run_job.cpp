@@ -1,9 +1,13 @@
 // Job dispatch; see run_job.h.
 #include "run/run_job.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "algos/catalog.h"
 #include "core/errors.h"
@@ -98,11 +102,25 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
   shared.data_dir.clear();  // a per-host path: ranks on other hosts may keep data elsewhere
   world.check_same(to_toml(shared), "config");
 
+  // Every rank on a host sharing its cores, as torchrun does: N ranks on C cores take C/N
+  // threads each, not C (which oversubscribed the README's 9-rank example 9 times over).
+  const int host_ranks = world.ranks_on_host();
+  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t rank_threads = std::max<int64_t>(1, cores / host_ranks);
+  if (root) {
+    std::cerr << (config.threads > 0
+                      ? fmt::format("threads: {} per rank (threads = {})\n", config.threads,
+                                    config.threads)
+                      : fmt::format("threads: {} per rank ({} cores shared by {} ranks on this "
+                                    "host; set threads to override)\n",
+                                    rank_threads, cores, host_ranks));
+  }
+
   std::unique_ptr<Session> session;
   std::unique_ptr<Engine> engine;
   std::exception_ptr error;
   try {
-    session = std::make_unique<Session>(config);
+    session = std::make_unique<Session>(config, rank_threads);
     session->set_reporting(root);
   } catch (...) {
     error = std::current_exception();

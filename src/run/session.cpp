@@ -20,12 +20,13 @@ constexpr int64_t kEvaluationStreamOffset = 1;
 
 }  // namespace
 
-Session::Session(const RunConfig& config)
+Session::Session(const RunConfig& config, int64_t default_threads)
     : Session(config,
-              load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed))) {}
+              load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed)),
+              default_threads) {}
 
-Session::Session(const RunConfig& config, DatasetPair data)
-    : context_(config, std::move(data)),
+Session::Session(const RunConfig& config, DatasetPair data, int64_t default_threads)
+    : context_(config, std::move(data), default_threads),
       progress_(context_.total_updates()),
       start_(std::chrono::steady_clock::now()) {
   const DatasetPair& d = context_.data();
@@ -240,6 +241,7 @@ void Session::write_summary(const std::string& status, const std::string& error)
   if (report_.servers) summary["servers"] = *report_.servers;
   if (report_.staleness_histogram) summary["staleness_histogram"] = *report_.staleness_histogram;
   if (report_.traffic) summary["traffic"] = *report_.traffic;
+  if (report_.replicas) summary["replicas"] = *report_.replicas;
   summary["status"] = status;
   summary["final_test_acc"] = final_acc_;
   summary["best_test_acc"] = best_acc_;
@@ -255,6 +257,7 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["model"] = config().model;
   summary["dataset"] = config().dataset;
   summary["parameters"] = context_.model().num_params();
+  summary["threads"] = context_.threads();
   summary["evaluations"] = evaluations_;
   if (!error.empty()) summary["error"] = error;
   folder_->write_summary(summary);

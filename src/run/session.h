@@ -26,9 +26,10 @@ class Session : public Training {
  public:
   // Builds the training context, which validates everything that depends on input: bad input
   // fails here and leaves no run folder behind.
-  explicit Session(const RunConfig& config);
+  // `default_threads`: see TrainingContext.
+  explicit Session(const RunConfig& config, int64_t default_threads = 0);
   // The same with data already in memory (tests, benchmarks, synthetic shapes).
-  Session(const RunConfig& config, DatasetPair data);
+  Session(const RunConfig& config, DatasetPair data, int64_t default_threads = 0);
 
   // Creates the run folder and writes the resolved config. Call once, after construction.
   void open_folder(const std::string& path);

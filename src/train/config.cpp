@@ -228,7 +228,9 @@ const std::vector<KeySpec>& key_specs() {
           "end with status collapsed (exit 3) when the training loss of an evaluation period after "
           "the warm-up (its mean, metrics.csv's train_loss) is at least ln(classes) - 0.01"),
       spec("seed", &RunConfig::seed, "seed of every random stream", int_at_least(0)),
-      spec("threads", &RunConfig::threads, "compute threads (0: every core)", int_at_least(0)),
+      spec("threads", &RunConfig::threads,
+           "compute threads (0: every core; under MPI, the host's cores / its ranks)",
+           int_at_least(0)),
       spec("eval_every", &RunConfig::eval_every, "epochs between evaluations", at_least(0, false)),
       spec("bn_batches", &RunConfig::bn_batches,
            "training batches that re-estimate BatchNorm statistics before each evaluation",
@@ -251,6 +253,10 @@ const std::vector<KeySpec>& key_specs() {
            {}, is_async, "the asynchronous family"),
       spec("timing.record_trace", &RunConfig::timing_record_trace,
            "record the arrival order to this file", {}, is_async, "the asynchronous family"),
+      spec("sim.replicas", &RunConfig::sim_replicas,
+           "simulator: model replicas that compute workers' (or learners') gradients in parallel, "
+           "each with `threads` compute threads; results are identical for every value",
+           int_at_least(1), is_multi_worker, "multi-worker algorithms"),
       spec("gap_sample", &RunConfig::gap_sample,
            "coordinates the gap RMS is estimated on, evenly spaced (0: all; exact below 2x this)",
            int_at_least(0), is_async, "the asynchronous family"),
@@ -448,6 +454,11 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
     for (double s : c.timing_speeds) {
       if (!(s > 0)) throw ConfigError("timing.speeds must all be > 0", "for example: [1, 1, 0.5]");
     }
+  }
+  if (c.engine == "mpi" && c.sim_replicas != 1) {
+    throw ConfigError(
+        "sim.replicas parallelises the simulator; an MPI run has a process per worker",
+        "drop sim.replicas, or use engine = \"sim\"");
   }
   if (c.engine == "mpi" && c.device != "cpu") {
     // Debian's Open MPI is not CUDA-aware: handing it device pointers would crash, not train.

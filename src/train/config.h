@@ -46,6 +46,7 @@ struct RunConfig {
   std::string timing_trace;         // replay this arrival order
   std::string timing_record_trace;  // write the arrival order here
 
+  int64_t sim_replicas = 1;    // simulator: model replicas computing gradients in parallel
   int64_t gap_sample = 65536;  // coordinates the gap telemetry is estimated on (0: all)
   int64_t servers = 1;         // MPI: ranks that shard the asynchronous server's vector
 

@@ -1,6 +1,7 @@
 // The training context; see training_context.h.
 #include "train/training_context.h"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <dlfcn.h>
 #include <fmt/format.h>
 
@@ -39,19 +40,21 @@ void set_compute_threads(int threads) {
 
 }  // namespace
 
-TrainingContext::TrainingContext(const RunConfig& config)
-    : TrainingContext(config, load_dataset(config.dataset, config.data_dir,
-                                           static_cast<uint64_t>(config.seed))) {}
+TrainingContext::TrainingContext(const RunConfig& config, int64_t default_threads)
+    : TrainingContext(
+          config, load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed)),
+          default_threads) {}
 
-TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data)
+TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data, int64_t default_threads)
     : config_(config),
       device_(choose_device(config.device)),
       data_(std::move(data)),
       schedule_(config) {
-  int64_t threads = config_.threads > 0
-                        ? config_.threads
-                        : static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  set_compute_threads(static_cast<int>(threads));
+  threads_ = config_.threads > 0 ? config_.threads
+             : default_threads > 0
+                 ? default_threads
+                 : static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  set_compute_threads(static_cast<int>(threads_));
   if (config_.batch_size > data_.train.size()) {
     throw ConfigError(fmt::format("batch_size = {} exceeds the {} training samples of {}",
                                   config_.batch_size, data_.train.size(), config_.dataset),
@@ -60,8 +63,8 @@ TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data)
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
   InputShape shape{data_.train.channels(), data_.train.height(), data_.train.width(),
                    data_.train.num_classes};
-  net_ = make_model(config_.model, shape);
-  flat_ = std::make_unique<FlatModel>(net_, device_);
+  replica_.net = make_model(config_.model, shape);
+  replica_.flat = std::make_unique<FlatModel>(replica_.net, device_);
   // An async update consumes one minibatch; a synchronous round one minibatch per learner.
   const int64_t samples_per_update =
       config_.batch_size *
@@ -83,12 +86,31 @@ WorkerStream TrainingContext::make_stream(int64_t worker) const {
                       static_cast<uint64_t>(config_.seed), worker);
 }
 
-torch::Tensor TrainingContext::compute_gradient(const Batch& batch) {
-  flat_->zero_grad();
-  torch::Tensor logits = net_->forward(batch.inputs.to(device_));
-  torch::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.labels.to(device_));
+torch::Tensor ModelReplica::compute_gradient(const Batch& batch, torch::Device device) {
+  flat->zero_grad();
+  torch::Tensor logits = net->forward(batch.inputs.to(device));
+  torch::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.labels.to(device));
   loss.backward();
   return loss.detach();
+}
+
+ModelReplica TrainingContext::make_replica() const {
+  InputShape shape{data_.train.channels(), data_.train.height(), data_.train.width(),
+                   data_.train.num_classes};
+  ModelReplica replica;
+  {
+    // The new network's initialisation draws from the global generator: put its state back.
+    // (Replicas are made before any thread computes, so no lock is needed.)
+    at::Generator generator = at::detail::getDefaultCPUGenerator();
+    torch::Tensor state = generator.get_state();
+    replica.net = make_model(config_.model, shape);
+    generator.set_state(state);
+  }
+  replica.flat = std::make_unique<FlatModel>(replica.net, device_);
+  torch::NoGradGuard no_grad;
+  replica.flat->params().copy_(replica_.flat->params());
+  replica.flat->buffers().copy_(replica_.flat->buffers());
+  return replica;
 }
 
 }  // namespace dsgd

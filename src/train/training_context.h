@@ -18,20 +18,35 @@
 
 namespace dsgd {
 
+// A model replica: the network and its flat views. The context holds one; engines that compute
+// gradients in parallel make more (TrainingContext::make_replica), each used by one thread at a
+// time.
+struct ModelReplica {
+  std::shared_ptr<Model> net;
+  std::unique_ptr<FlatModel> flat;
+
+  // Forward and backward of one batch at the replica's current parameters: fills flat->grads()
+  // and returns the (detached) loss.
+  torch::Tensor compute_gradient(const Batch& batch, torch::Device device);
+};
+
 class TrainingContext {
  public:
   // Validates everything that depends on input (device, dataset files, model for the data
-  // shape): bad input fails here, before anything is written.
-  explicit TrainingContext(const RunConfig& config);
+  // shape): bad input fails here, before anything is written. `default_threads` is the compute
+  // thread count when the config leaves it to dsgd (threads = 0); 0 here: every core.
+  explicit TrainingContext(const RunConfig& config, int64_t default_threads = 0);
   // The same with data already in memory (tests, benchmarks, synthetic shapes).
-  TrainingContext(const RunConfig& config, DatasetPair data);
+  TrainingContext(const RunConfig& config, DatasetPair data, int64_t default_threads = 0);
 
   const RunConfig& config() const { return config_; }
   const DatasetPair& data() const { return data_; }
-  Model& net() { return *net_; }
-  FlatModel& model() { return *flat_; }
-  const FlatModel& model() const { return *flat_; }
+  ModelReplica& replica() { return replica_; }
+  Model& net() { return *replica_.net; }
+  FlatModel& model() { return *replica_.flat; }
+  const FlatModel& model() const { return *replica_.flat; }
   torch::Device device() const { return device_; }
+  int64_t threads() const { return threads_; }  // compute threads this process uses
 
   // Updates (async server updates, or synchronous rounds of P minibatches) per epoch.
   int64_t updates_per_epoch() const { return updates_per_epoch_; }
@@ -46,17 +61,23 @@ class TrainingContext {
 
   // Forward and backward of one batch on the replica at its current parameters: fills
   // model().grads() and returns the (detached) loss.
-  torch::Tensor compute_gradient(const Batch& batch);
+  torch::Tensor compute_gradient(const Batch& batch) {
+    return replica_.compute_gradient(batch, device_);
+  }
+
+  // Another replica of the model, with model()'s parameters and buffers. It draws nothing from
+  // LibTorch's global generator, so making replicas changes no run.
+  ModelReplica make_replica() const;
 
  private:
   RunConfig config_;
   torch::Device device_;
   DatasetPair data_;
-  std::shared_ptr<Model> net_;
-  std::unique_ptr<FlatModel> flat_;
+  ModelReplica replica_;
   LrSchedule schedule_;
   int64_t updates_per_epoch_ = 0;
   int64_t total_updates_ = 0;
+  int64_t threads_ = 1;
 };
 
 }  // namespace dsgd

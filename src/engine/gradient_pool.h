@@ -1,0 +1,60 @@
+// Gradients computed ahead, in parallel, on R model replicas. In both simulators a gradient is
+// fully determined as soon as its inputs are (a worker's parameters once the server sends them; a
+// learner's state at the start of a round), and it is needed only later, when its event comes up
+// or the round ends. The pool computes such jobs on R threads, each with a replica of its own and
+// LibTorch's per-thread compute thread count, while the engine still consumes results strictly in
+// its own order. A job's result does not depend on R or on which thread ran it, so a run with R
+// replicas is bit for bit the run with one.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "train/training_context.h"
+
+namespace dsgd {
+
+class GradientPool {
+ public:
+  // A job computes on the replica it is given and returns a loss.
+  using Job = std::function<torch::Tensor(ModelReplica&)>;
+
+  // `replicas` threads, each with a replica of `context`'s model; `slots` jobs may be pending
+  // at once, one per slot (a worker, a learner).
+  GradientPool(const TrainingContext& context, int64_t replicas, int64_t slots);
+  ~GradientPool();
+  GradientPool(const GradientPool&) = delete;
+  GradientPool& operator=(const GradientPool&) = delete;
+
+  // Queues `job` in slot `slot`, which must be free (never submitted, or waited for since).
+  void submit(int64_t slot, Job job);
+  // Waits for slot `slot`'s job and returns its loss; rethrows what the job threw.
+  torch::Tensor wait(int64_t slot);
+
+ private:
+  struct Slot {
+    bool busy = false;  // submitted and not yet waited for
+    bool done = false;
+    torch::Tensor loss;
+    std::exception_ptr error;
+  };
+  void serve(ModelReplica& replica);
+
+  std::vector<ModelReplica> replicas_;
+  std::vector<Slot> slots_;
+  std::deque<std::pair<int64_t, Job>> queue_;
+  std::mutex mutex_;
+  std::condition_variable work_;      // a job was queued, or the pool stops
+  std::condition_variable finished_;  // a job finished
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace dsgd
