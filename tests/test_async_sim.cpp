@@ -7,10 +7,12 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cli_helpers.h"
 #include "core/checkpoint.h"
+#include "core/errors.h"
 #include "engine/async_server.h"
 #include "engine/async_telemetry.h"
 
@@ -195,7 +197,8 @@ TEST(AsyncSim, ReplicasChangeNothing) {
 
   fs::path part = fresh_dir("replicas_part");
   run_ok(job + "--set epochs=0.5", part);
-  CliResult resumed = run_dsgd("run --resume " + part.string() + " --set epochs=1 --set sim.replicas=2");
+  CliResult resumed =
+      run_dsgd("run --resume " + part.string() + " --set epochs=1 --set sim.replicas=2");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_EQ(metrics(part), metrics(one));
   EXPECT_TRUE(theta(part).equal(theta(one)));
@@ -429,6 +432,72 @@ TEST(Resume, SigintStopsCleanlyAndResumesExactly) {
       "--set algo=hier-avg --set workers=4 --set hier.group_size=2 "
       "--set hier.local_period=2 --set hier.global_period=4",
       SIGINT);
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+// Checkpoints carry a checksum: a flipped byte or a truncated file is refused by name, and
+// --resume falls back to the previous checkpoint (kept until the next one is complete), from
+// where the run ends exactly as an uninterrupted one does.
+TEST(Resume, CorruptCheckpointFallsBackToThePreviousOne) {
+  fs::path full = fresh_dir("ck_full"), part = fresh_dir("ck_part");
+  const std::string job =
+      "run " + kSmall + "--set algo=dana-zero --set workers=4 --set eval_every=0.25 ";
+  ASSERT_EQ(run_dsgd(job + "--out " + full.string()).exit_code, 0);
+  ASSERT_EQ(run_dsgd(job + "--set epochs=0.5 --out " + part.string()).exit_code, 0);
+  const fs::path checkpoint = part / "checkpoint.pt", previous = part / "checkpoint.prev.pt";
+  ASSERT_TRUE(fs::exists(previous));
+  const std::string bytes = read_file(checkpoint);
+  std::string flipped = bytes;
+  flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0x10);
+  write_bytes(checkpoint, flipped);
+  try {
+    dsgd::load_checkpoint(checkpoint.string());
+    ADD_FAILURE() << "a flipped byte was not noticed";
+  } catch (const dsgd::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("checkpoint.pt' is corrupt"), std::string::npos)
+        << e.what();
+  }
+  CliResult r = run_dsgd("run --resume " + part.string() + " --set epochs=1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("resuming from the previous checkpoint"), std::string::npos) << r.output;
+  EXPECT_EQ(without_columns(read_csv(part / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
+  // Both damaged, the newest truncated: exit 2 naming it.
+  write_bytes(checkpoint, bytes.substr(0, bytes.size() / 2));
+  write_bytes(previous, flipped);
+  CliResult bad = run_dsgd("run --resume " + part.string() + " --set epochs=1.25");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("checkpoint.pt' is truncated"), std::string::npos) << bad.output;
+  fs::remove_all(full);
+  fs::remove_all(part);
+}
+
+// --resume may lengthen a run or change how it computes, not what the checkpoint depends on;
+// each refusal names the key and both values.
+TEST(Resume, ChangesTheCheckpointDependsOnAreRefused) {
+  fs::path part = fresh_dir("rules_part");
+  ASSERT_EQ(run_dsgd("run " + kSmall +
+                     "--set algo=dc-asgd --set workers=4 --set epochs=0.25 --out " + part.string())
+                .exit_code,
+            0);
+  struct Case {
+    std::string set, expected;
+  };
+  for (const Case& c :
+       {Case{"workers=3", "'workers': the run has workers = 4, the resume asks for 3"},
+        Case{"momentum=0.5", "momentum = 0.9"}, Case{"dc.lambda=0.5", "dc.lambda = 0.04"}}) {
+    CliResult r = run_dsgd("run --resume " + part.string() + " --set " + c.set);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << r.output;
+  }
+  CliResult longer = run_dsgd("run --resume " + part.string() +
+                              " --set epochs=0.5 --set eval_every=0.125 --set threads=2");
+  EXPECT_EQ(longer.exit_code, 0) << longer.output;
+  fs::remove_all(part);
 }
 
 TEST(Resume, WithoutCheckpointExitsTwo) {

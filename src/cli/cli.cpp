@@ -10,8 +10,8 @@
 #include "core/errors.h"
 #include "data/dataset.h"
 #include "models/model.h"
-#include "train/config.h"
 #include "run/run_job.h"
+#include "train/config.h"
 
 namespace dsgd {
 namespace {
@@ -100,6 +100,7 @@ int cli_main(int argc, char** argv) {
     if (!engine.empty()) overrides.push_back("engine=" + engine);
     if (!resume_dir.empty()) {
       RunConfig config = load_config(resume_dir + "/config.toml", overrides);
+      check_resume_changes(load_config(resume_dir + "/config.toml", {}), config);
       std::string path = run_job(config, resume_dir, /*resume=*/true);
       if (!path.empty()) std::cout << "results: " << path << "\n";
       return 0;

@@ -1,13 +1,16 @@
 // Checkpoint files; see checkpoint.h.
 #include "core/checkpoint.h"
 
-#include <unistd.h>
+#include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "core/errors.h"
 
 namespace dsgd {
@@ -26,17 +29,33 @@ std::string checkpoint_bytes(const TensorMap& tensors) {
   return out.str();
 }
 
-void save_checkpoint(const std::string& path, const TensorMap& tensors) {
-  torch::serialize::OutputArchive archive = archive_of(tensors);
-  std::string temp = path + ".tmp." + std::to_string(::getpid());
-  archive.save_to(temp);
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    throw Error("cannot write checkpoint " + path, "check the run folder's permissions");
-  }
-}
-
 namespace {
+
+constexpr char kMagic[] = "DSGDCKPT";  // 8 bytes, without the terminating zero
+constexpr size_t kMagicSize = 8;
+constexpr size_t kTrailerSize = kMagicSize + 8 + 4;
+
+void put_le(std::string& out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+uint64_t get_le(const std::string& in, size_t at, int bytes) {
+  uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) {
+    value |= static_cast<uint64_t>(static_cast<unsigned char>(in[at + static_cast<size_t>(i)]))
+             << (8 * i);
+  }
+  return value;
+}
+uint32_t crc_of(const char* data, size_t size) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (size > 0) {
+    const uInt chunk = static_cast<uInt>(std::min<size_t>(size, 1u << 30));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(data), chunk);
+    data += chunk;
+    size -= chunk;
+  }
+  return static_cast<uint32_t>(crc);
+}
 
 TensorMap read_archive(torch::serialize::InputArchive& archive) {
   TensorMap tensors;
@@ -50,15 +69,85 @@ TensorMap read_archive(torch::serialize::InputArchive& archive) {
 
 }  // namespace
 
-TensorMap load_checkpoint(const std::string& path) {
+std::string previous_checkpoint_path(const std::string& path) {
+  std::filesystem::path p(path);
+  return (p.parent_path() / (p.stem().string() + ".prev" + p.extension().string())).string();
+}
+
+void save_checkpoint(const std::string& path, const TensorMap& tensors) {
+  std::string content = checkpoint_bytes(tensors);
+  const uint64_t length = content.size();
+  const uint32_t crc = crc_of(content.data(), content.size());
+  content.append(kMagic, kMagicSize);
+  put_le(content, length, 8);
+  put_le(content, crc, 4);
+  const std::string fresh = path + ".new";
+  write_file_atomically(fresh, content);
+  std::error_code error;
+  if (std::filesystem::exists(path)) {
+    std::filesystem::rename(path, previous_checkpoint_path(path), error);
+  }
+  if (!error) std::filesystem::rename(fresh, path, error);
+  if (error) {
+    throw Error("cannot move the new checkpoint into place at " + path + ": " + error.message(),
+                "check the run folder's permissions; " + fresh + " holds the new checkpoint");
+  }
+}
+
+std::string read_checkpoint_file(const std::string& path) {
   if (!std::filesystem::exists(path)) {
     throw ConfigError("no checkpoint at '" + path + "'",
                       "--resume takes a run folder whose run reached at least one evaluation");
   }
   std::ifstream in(path, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return parse_checkpoint(bytes.str(), path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string bytes = buffer.str();
+  const std::string hint =
+      "the file is damaged or was written by an older dsgd; resume from another checkpoint or "
+      "start a new run";
+  if (bytes.size() < kTrailerSize ||
+      bytes.compare(bytes.size() - kTrailerSize, kMagicSize, kMagic, kMagicSize) != 0) {
+    throw ConfigError("checkpoint '" + path + "' is truncated or has no checksum", hint);
+  }
+  const size_t archive_size = bytes.size() - kTrailerSize;
+  const uint64_t length = get_le(bytes, archive_size + kMagicSize, 8);
+  const uint32_t crc = static_cast<uint32_t>(get_le(bytes, archive_size + kMagicSize + 8, 4));
+  if (length != archive_size) {
+    throw ConfigError("checkpoint '" + path + "' is truncated: " + std::to_string(archive_size) +
+                          " bytes of " + std::to_string(length),
+                      hint);
+  }
+  bytes.resize(archive_size);
+  if (crc_of(bytes.data(), bytes.size()) != crc) {
+    throw ConfigError("checkpoint '" + path + "' is corrupt: its checksum does not match", hint);
+  }
+  return bytes;
+}
+
+std::string read_checkpoint_or_previous(const std::string& path, std::string* used) {
+  try {
+    std::string bytes = read_checkpoint_file(path);
+    if (used != nullptr) *used = path;
+    return bytes;
+  } catch (const ConfigError& first) {
+    const std::string previous = previous_checkpoint_path(path);
+    if (!std::filesystem::exists(previous)) throw;
+    std::string bytes;
+    try {
+      bytes = read_checkpoint_file(previous);
+    } catch (const ConfigError&) {
+      throw first;
+    }
+    std::cerr << "dsgd: warning: " << first.what() << "; resuming from the previous checkpoint, "
+              << previous << ", instead\n";
+    if (used != nullptr) *used = previous;
+    return bytes;
+  }
+}
+
+TensorMap load_checkpoint(const std::string& path) {
+  return parse_checkpoint(read_checkpoint_file(path), path);
 }
 
 TensorMap parse_checkpoint(const std::string& bytes, const std::string& name) {

@@ -4,9 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include "algos/catalog.h"
@@ -80,17 +78,6 @@ std::string run_simulated(const RunConfig& config, const std::string& out_dir, b
   return path;
 }
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError("no checkpoint at '" + path + "'",
-                      "--resume takes a run folder whose run reached at least one evaluation");
-  }
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
 // Every rank runs this. Rank 0 owns the run folder. Until training starts, every failure is
 // agreed on by all ranks (each exits with it, none hangs); after that, a failure on one rank
 // ends the whole job through MPI_Abort, once rank 0 has recorded what it knows.
@@ -147,7 +134,7 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
   error = nullptr;
   std::string bytes;
   try {
-    if (resume && root) bytes = read_bytes(path + kCheckpointFile);
+    if (resume && root) bytes = read_checkpoint_or_previous(path + kCheckpointFile);
   } catch (...) {
     error = std::current_exception();
   }

@@ -48,7 +48,8 @@ constexpr const char* kCheckpointFile = "checkpoint.pt";
 }
 
 TensorMap Session::resume_folder(const std::string& path) {
-  TensorMap checkpoint = load_checkpoint(path + "/" + kCheckpointFile);
+  const std::string file = path + "/" + kCheckpointFile;
+  TensorMap checkpoint = parse_checkpoint(read_checkpoint_or_previous(file), file);
   restore_counters(checkpoint);
   reopen_folder(path);
   return checkpoint;

@@ -551,6 +551,34 @@ RunConfig load_config(const std::string& toml_path, const std::vector<std::strin
   return build(&table, overrides);
 }
 
+void check_resume_changes(const RunConfig& original, const RunConfig& resumed) {
+  static const std::set<std::string> may_change = {
+      "epochs",  "eval_every",   "lr_milestones", "lr_gamma", "stop_on_collapse",   "bn_batches",
+      "threads", "sim.replicas", "gap_sample",    "data_dir", "timing.record_trace"};
+  auto refuse = [](const std::string& key, const std::string& before, const std::string& after) {
+    throw ConfigError(fmt::format("--resume cannot change '{}': the run has {} = {}, the resume "
+                                  "asks for {}",
+                                  key, key, before, after),
+                      "a checkpoint continues the run it came from; start a new run (--out) for "
+                      "another " +
+                          key);
+  };
+  for (const auto& s : key_specs()) {
+    if (may_change.count(s.key) == 0 && s.show(original) != s.show(resumed)) {
+      refuse(s.key, s.show(original), s.show(resumed));
+    }
+  }
+  if (!(original.algo_options == resumed.algo_options)) {
+    for (const auto& spec : find_algorithm(original.algo).options) {
+      const double before = original.algo_options.number(spec.key);
+      const double after = resumed.algo_options.number(spec.key);
+      if (before != after) {
+        refuse(spec.key, option_text(spec.type, before), option_text(spec.type, after));
+      }
+    }
+  }
+}
+
 std::string to_toml(const RunConfig& config) {
   // Only the keys that belong to this algorithm, so that the file is valid input again.
   const AlgorithmInfo& algo = find_algorithm(config.algo);

@@ -88,6 +88,13 @@ RunConfig load_config(const std::string& toml_path, const std::vector<std::strin
 // Parses TOML text (for tests and embedded configs) the same way.
 RunConfig parse_config(const std::string& toml_text, const std::vector<std::string>& overrides);
 
+// Refuses a resumed run's config that changes what the checkpoint was computed with: everything
+// but the keys that only say how long to go on, how often to evaluate, and how to compute
+// (epochs, eval_every, lr_milestones, lr_gamma, stop_on_collapse, bn_batches, threads,
+// sim.replicas, gap_sample, data_dir, timing.record_trace). The ConfigError names the key and
+// both values.
+void check_resume_changes(const RunConfig& original, const RunConfig& resumed);
+
 // The resolved config as TOML, every key present.
 std::string to_toml(const RunConfig& config);
 
