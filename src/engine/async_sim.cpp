@@ -56,9 +56,11 @@ struct AsyncSimulator::State {
 
   // With sim.replicas > 1: each worker's next gradient is computed ahead, in parallel, as soon as
   // the server sends it parameters, into its row of `gradients`.
-  std::unique_ptr<GradientPool> pool;
   torch::Tensor gradients;                 // [N, P]
   std::vector<torch::Tensor> gradient_of;  // its rows
+  // Last, so that it is destroyed first: its destructor waits for running jobs, which use the
+  // members above.
+  std::unique_ptr<GradientPool> pool;
 };
 
 AsyncSimulator::AsyncSimulator(Training& training)

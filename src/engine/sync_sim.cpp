@@ -17,7 +17,7 @@ struct SyncSimulator::State {
   std::unique_ptr<InProcessCommunicator> communicator;
   std::unique_ptr<TimingModel> timing;
   SyncTraffic traffic;
-  std::unique_ptr<GradientPool> pool;  // with sim.replicas > 1
+  std::unique_ptr<GradientPool> pool;  // with sim.replicas > 1; last: destroyed first
 };
 
 SyncSimulator::SyncSimulator(Training& training)
