@@ -241,7 +241,8 @@ TEST(SyncSim, ReplicasChangeNothing) {
   run_ok(job + "--set sim.replicas=2", two);
   run_ok(job + "--set sim.replicas=3", three);
   run_ok(job + "--set epochs=0.5", part);
-  CliResult resumed = run_dsgd("run --resume " + part.string() + " --set epochs=1 --set sim.replicas=2");
+  CliResult resumed =
+      run_dsgd("run --resume " + part.string() + " --set epochs=1 --set sim.replicas=2");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   auto metrics = [](const fs::path& run) {
     return without_columns(read_csv(run / "metrics.csv"), {"wall_time"});
