@@ -15,8 +15,7 @@ using namespace async_internal;  // NOLINT(build/namespaces): the helpers of asy
 
 class AsgdServer : public ThetaServer {
  public:
-  AsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : ThetaServer(options, theta0, workers) {}
+  using ThetaServer::ThetaServer;
 
   // d = message, η = lr, θ = theta_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
