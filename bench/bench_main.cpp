@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <thread>
 
@@ -187,49 +188,40 @@ void BM_GroupAverageStackMean10M(benchmark::State& state) {
 BENCHMARK(BM_VectorCopy10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_GroupAverage10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_GroupAverageStackMean10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd, "asgd")->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd_m, "asgd-m")
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, nag_asgd, "nag-asgd")
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, multi_asgd, "multi-asgd")
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_zero, "dana-zero")
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_slim, "dana-slim")
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, dc_asgd, "dc-asgd")
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, dana_dc, "dana-dc")
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_ServerUpdate10M, asgd_da, "asgd-da")
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_SimReplicas, lenet5_bn, "lenet5-bn", 1, 28, kLeNetUpdates)
-    ->Args({1, 0})
-    ->Args({kCores, 1})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(2);
-BENCHMARK_CAPTURE(BM_SimReplicas, resnet20, "resnet20", 3, 32, kResNetUpdates)
-    ->Args({1, 0})
-    ->Args({kCores, 1})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(2);
 BENCHMARK(BM_SimUpdate_DanaZero32_ResNet20)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_AugmentedCifarBatch)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_BareStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 BENCHMARK(BM_DsgdStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 BENCHMARK(BM_BareStep_LeNet5BN)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_DsgdStep_LeNet5BN)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// One server-update benchmark per asynchronous rule (a new rule is measured without a line
+// here), named like the rule with '_' for '-'; and the replicas comparison per model.
+void register_per_case_benchmarks() {
+  for (const AsyncAlgorithm& algorithm : async_algorithms()) {
+    std::string label = algorithm.name;
+    std::replace(label.begin(), label.end(), '-', '_');
+    benchmark::RegisterBenchmark(("BM_ServerUpdate10M/" + label).c_str(), BM_ServerUpdate10M,
+                                 algorithm.name)
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(1.0);
+  }
+  struct Model {
+    const char* label;
+    const char* name;
+    int64_t channels, size, updates;
+  };
+  for (const Model& m : {Model{"lenet5_bn", "lenet5-bn", 1, 28, kLeNetUpdates},
+                         Model{"resnet20", "resnet20", 3, 32, kResNetUpdates}}) {
+    benchmark::RegisterBenchmark((std::string("BM_SimReplicas/") + m.label).c_str(), BM_SimReplicas,
+                                 m.name, m.channels, m.size, m.updates)
+        ->Args({1, 0})
+        ->Args({kCores, 1})
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(2);
+  }
+}
 
 // Collects each benchmark's seconds per iteration so main() can print ratios.
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -264,6 +256,7 @@ int main(int argc, char** argv) {
   // The same thread count for every benchmark (dsgd's default: every core). LibTorch's own
   // default may differ, which would make the reference unfair.
   torch::set_num_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  dsgd::register_per_case_benchmarks();
   dsgd::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   const auto& s = reporter.seconds;
