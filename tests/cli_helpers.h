@@ -46,6 +46,12 @@ inline CliResult run_dsgd(const std::string& args) {
   return r;
 }
 
+// `dsgd <args> --out <out>`, which must succeed.
+inline void run_ok(const std::string& args, const fs::path& out) {
+  CliResult r = run_dsgd(args + " --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+}
+
 // metrics.csv as rows of cells, header included.
 inline std::vector<std::vector<std::string>> read_csv(const fs::path& path) {
   std::vector<std::vector<std::string>> rows;

@@ -176,10 +176,6 @@ TEST(AsyncSim, ReplicasChangeNothing) {
                           "--set eval_every=0.25 ";
   fs::path one = fresh_dir("replicas1"), two = fresh_dir("replicas2"),
            three = fresh_dir("replicas3"), trace = fresh_dir("replicas_trace");
-  auto run_ok = [](const std::string& args, const fs::path& out) {
-    CliResult r = run_dsgd(args + " --out " + out.string());
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-  };
   run_ok(job + "--set timing.record_trace=" + trace.string(), one);
   run_ok(job + "--set sim.replicas=2", two);
   run_ok(job + "--set sim.replicas=3", three);

@@ -224,11 +224,6 @@ torch::Tensor learner_params(const dsgd::TensorMap& state, int learner) {
   return dsgd::checkpoint_entry(state, "engine/learner/" + std::to_string(learner) + "/params");
 }
 
-void run_ok(const std::string& args, const fs::path& out) {
-  CliResult r = run_dsgd(args + " --out " + out.string());
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-}
-
 // The learners' gradients of a round computed on R replicas in parallel change nothing: R = 1,
 // 2, 3 give the same metrics and learner states, also across a resume with R = 2.
 TEST(SyncSim, ReplicasChangeNothing) {

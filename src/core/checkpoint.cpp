@@ -125,11 +125,9 @@ std::string read_checkpoint_file(const std::string& path) {
   return bytes;
 }
 
-std::string read_checkpoint_or_previous(const std::string& path, std::string* used) {
+std::string read_checkpoint_or_previous(const std::string& path) {
   try {
-    std::string bytes = read_checkpoint_file(path);
-    if (used != nullptr) *used = path;
-    return bytes;
+    return read_checkpoint_file(path);
   } catch (const ConfigError& first) {
     const std::string previous = previous_checkpoint_path(path);
     if (!std::filesystem::exists(previous)) throw;
@@ -141,7 +139,6 @@ std::string read_checkpoint_or_previous(const std::string& path, std::string* us
     }
     std::cerr << "dsgd: warning: " << first.what() << "; resuming from the previous checkpoint, "
               << previous << ", instead\n";
-    if (used != nullptr) *used = previous;
     return bytes;
   }
 }

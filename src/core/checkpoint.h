@@ -30,9 +30,9 @@ std::string previous_checkpoint_path(const std::string& path);
 // file when it is missing, truncated, corrupt or has no checksum.
 std::string read_checkpoint_file(const std::string& path);
 // read_checkpoint_file(path), or, when that fails and a previous checkpoint exists and is good,
-// that one's, after a warning on stderr naming both; `used` (when given) receives the file read.
-// Throws the first file's error when neither is good.
-std::string read_checkpoint_or_previous(const std::string& path, std::string* used = nullptr);
+// that one's, after a warning on stderr naming both. Throws the first file's error when neither
+// is good.
+std::string read_checkpoint_or_previous(const std::string& path);
 // parse_checkpoint(read_checkpoint_file(path)).
 TensorMap load_checkpoint(const std::string& path);
 // The archive's bytes, without the file trailer (to send state between MPI ranks).
