@@ -61,9 +61,7 @@ TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data, int6
                       "choose a smaller batch_size");
   }
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
-  InputShape shape{data_.train.channels(), data_.train.height(), data_.train.width(),
-                   data_.train.num_classes};
-  replica_.net = make_model(config_.model, shape);
+  replica_.net = make_model(config_.model, input_shape());
   replica_.flat = std::make_unique<FlatModel>(replica_.net, device_);
   // An async update consumes one minibatch; a synchronous round one minibatch per learner.
   const int64_t samples_per_update =
@@ -81,6 +79,11 @@ TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data, int6
       std::max<int64_t>(1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
 }
 
+InputShape TrainingContext::input_shape() const {
+  return {data_.train.channels(), data_.train.height(), data_.train.width(),
+          data_.train.num_classes};
+}
+
 WorkerStream TrainingContext::make_stream(int64_t worker) const {
   return WorkerStream(data_.train, data_.normalization, data_.augment, config_.batch_size,
                       static_cast<uint64_t>(config_.seed), worker);
@@ -95,15 +98,13 @@ torch::Tensor ModelReplica::compute_gradient(const Batch& batch, torch::Device d
 }
 
 ModelReplica TrainingContext::make_replica() const {
-  InputShape shape{data_.train.channels(), data_.train.height(), data_.train.width(),
-                   data_.train.num_classes};
   ModelReplica replica;
   {
     // The new network's initialisation draws from the global generator: put its state back.
     // (Replicas are made before any thread computes, so no lock is needed.)
     at::Generator generator = at::detail::getDefaultCPUGenerator();
     torch::Tensor state = generator.get_state();
-    replica.net = make_model(config_.model, shape);
+    replica.net = make_model(config_.model, input_shape());
     generator.set_state(state);
   }
   replica.flat = std::make_unique<FlatModel>(replica.net, device_);

@@ -70,6 +70,8 @@ class TrainingContext {
   ModelReplica make_replica() const;
 
  private:
+  InputShape input_shape() const;  // what the model is built for
+
   RunConfig config_;
   torch::Device device_;
   DatasetPair data_;
