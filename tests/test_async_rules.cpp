@@ -705,8 +705,8 @@ TEST(AsyncRulesState, ServerBytesAreWhatTheTableLists) {
       {"multi-asgd", false, f * p * (n + 1)},
       {"dana-zero", false, f * p * (n + 3), f * p},
       {"dana-slim", false, f * p},
-      {"dc-asgd", false, f * p * (n + 2)},
-      {"dc-asgd", true, f * p * (n + 2) + f * p * n},
+      {"dc-asgd", false, f * p * (n + 3), f * p},
+      {"dc-asgd", true, f * p * (n + 3) + f * p * n, f * p},
       // DANA-Zero's server plus θ̂_1..θ̂_N and the compensated message d' (scratch).
       {"dana-dc", false, f * p * (2 * n + 4), 2 * f * p},
       {"dana-dc", true, f * p * (2 * n + 4) + f * p * n, 2 * f * p},

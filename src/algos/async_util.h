@@ -94,7 +94,8 @@ inline int64_t bytes_of(const torch::Tensor& t) {
 class ThetaServer : public AsyncServerRule {
  public:
   ThetaServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : momentum_(options.momentum),
+      : options_(options),
+        momentum_(options.momentum),
         workers_(workers),
         theta_(copy_parameters(theta0)),
         momentum_scalar_(torch::full({}, options.momentum, theta_.options())) {}
@@ -116,25 +117,13 @@ class ThetaServer : public AsyncServerRule {
     v.mul_(momentum_scalar_).add_(d, lr);
   }
 
-  double momentum_;      // γ
-  int64_t workers_;      // N
-  torch::Tensor theta_;  // θ
+  AsyncOptions options_;  // resolved: the algorithm's own keys have their values
+  double momentum_;       // γ
+  int64_t workers_;       // N
+  torch::Tensor theta_;   // θ
 
  private:
   torch::Tensor momentum_scalar_;  // γ, 0-dim
-};
-
-// θ and one momentum buffer v that every worker's messages go through (asgd-m, nag-asgd,
-// dc-asgd); the rules differ only in how apply() steps.
-class SharedMomentumServer : public ThetaServer {
- public:
-  SharedMomentumServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : ThetaServer(options, theta0, workers), v_(torch::zeros_like(theta_)) {}
-  int64_t state_bytes() const override { return bytes_of(theta_) + bytes_of(v_); }
-  NamedTensors state() override { return {{"theta", theta_}, {"v", v_}}; }
-
- protected:
-  torch::Tensor v_;  // v
 };
 
 // One vector per worker: a single [N, P] block (one allocation, one checkpoint entry) and views

@@ -16,52 +16,11 @@
 #include "algos/delay_compensation.h"
 
 namespace dsgd {
-namespace {
 
 using namespace async_internal;  // NOLINT(build/namespaces): the helpers of async_util.h
 
-class DanaDcServer : public DanaZeroServer {
- public:
-  DanaDcServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : DanaZeroServer(options, theta0, workers),
-        compensation_(options, theta_, workers),
-        compensated_(torch::empty_like(theta_)) {}
-
-  // θ̂_i kept by compensation_.
-  void parameters_for(int64_t worker, torch::Tensor& out) override {
-    // out = Θ = θ − γΣ_j v_j   (the look-ahead);  θ̂_i ← out
-    DanaZeroServer::parameters_for(worker, out);
-    compensation_.record(worker, out);
-  }
-
-  // d = message, θ = theta_, d' = compensated_.
-  void apply(int64_t worker, const torch::Tensor& message, double lr) override {
-    check_call(worker, message);
-    // d' = d + λ_t·d⊙d⊙(θ − θ̂_i)
-    compensated_.copy_(message);
-    compensation_.add_to(compensated_, worker, message, theta_, 1.0);
-    // DANA-Zero's update with d': v_i ← γv_i + ηd';  θ ← θ − v_i;  Θ ← Θ − (ηd' + γv_i)
-    DanaZeroServer::apply(worker, compensated_, lr);
-  }
-
-  int64_t state_bytes() const override {
-    return DanaZeroServer::state_bytes() + compensation_.state_bytes() + bytes_of(compensated_);
-  }
-  NamedTensors state() override {
-    NamedTensors state = DanaZeroServer::state();
-    compensation_.append_state(state);
-    return state;
-  }
-
- private:
-  DelayCompensation compensation_;  // θ̂_1..θ̂_N (and MS_i when adaptive)
-  torch::Tensor compensated_;       // d', scratch
-};
-
-}  // namespace
-
 AsyncAlgorithm dana_dc_algorithm() {
-  return gradient_algorithm<DanaDcServer>(
+  return gradient_algorithm<DelayCompensated<DanaZeroServer>>(
       "dana-dc", "DANA-DC: DANA-Zero with DC-ASGD's delay compensation of stale gradients",
       delay_compensation_options());
 }

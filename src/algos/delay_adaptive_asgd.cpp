@@ -20,13 +20,7 @@ using namespace async_internal;  // NOLINT(build/namespaces): the helpers of asy
 
 class DelayAdaptiveAsgdServer : public ThetaServer {
  public:
-  DelayAdaptiveAsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : ThetaServer(options, theta0, workers),
-        tau_c_(options.values.number("da.tau_c") > 0.0 ? options.values.number("da.tau_c")
-                                                       : static_cast<double>(workers)),
-        // [sent_at_0 .. sent_at_{N−1}, updates], on the CPU whatever θ's device: a checkpoint
-        // entry like any other state.
-        counters_(torch::zeros({workers + 1}, torch::kLong)) {}
+  using ThetaServer::ThetaServer;
 
   // t = the server's update count, s_i = when worker i was sent θ.
   void parameters_for(int64_t worker, torch::Tensor& out) override {
@@ -54,8 +48,12 @@ class DelayAdaptiveAsgdServer : public ThetaServer {
   NamedTensors state() override { return {{"theta", theta_}, {"counters", counters_}}; }
 
  private:
-  double tau_c_;            // τ_C
-  torch::Tensor counters_;  // s_1..s_N and t
+  // τ_C; 0 means N.
+  double tau_c_ = options_.values.number("da.tau_c") > 0.0 ? options_.values.number("da.tau_c")
+                                                           : static_cast<double>(workers_);
+  // s_1..s_N and t: [sent_at_0 .. sent_at_{N−1}, updates], on the CPU whatever θ's device, a
+  // checkpoint entry like any other state.
+  torch::Tensor counters_ = torch::zeros({workers_ + 1}, torch::kLong);
 };
 
 }  // namespace

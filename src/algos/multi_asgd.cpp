@@ -16,8 +16,7 @@ using namespace async_internal;  // NOLINT(build/namespaces): the helpers of asy
 
 class MultiAsgdServer : public ThetaServer {
  public:
-  MultiAsgdServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : ThetaServer(options, theta0, workers), v_(theta_, workers) {}
+  using ThetaServer::ThetaServer;
 
   // d = message, η = lr, γ = momentum_, θ = theta_, v_i = v_[i].
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
@@ -33,7 +32,7 @@ class MultiAsgdServer : public ThetaServer {
   NamedTensors state() override { return {{"theta", theta_}, {"v", v_.block}}; }
 
  private:
-  PerWorker v_;  // v_1..v_N as one [N, P] block
+  PerWorker v_{theta_, workers_};  // v_1..v_N as one [N, P] block
 };
 
 }  // namespace

@@ -13,12 +13,13 @@ SgdOptions sgd_options(const RunConfig& c) { return {c.momentum, c.nesterov, c.w
 
 double SyncTraffic::record(const RoundTraffic& round, int64_t learners, const RunConfig& config) {
   if (!round.level) return 0.0;
-  const bool global = *round.level == AverageLevel::kGlobal;
+  const bool is_global = *round.level == AverageLevel::kGlobal;
   double volume = ring_allreduce_bytes(round.learners_per_reduction, round.bytes_per_learner);
-  (global ? global_reductions : local_reductions) += 1;
-  (global ? global_bytes : local_bytes) += volume * static_cast<double>(learners);
-  return global ? config.comm_global_alpha + config.comm_global_beta * volume
-                : config.comm_group_alpha + config.comm_group_beta * volume;
+  Link& link = is_global ? global : local;
+  link.reductions += 1;
+  link.bytes += volume * static_cast<double>(learners);
+  return is_global ? config.comm_global_alpha + config.comm_global_beta * volume
+                   : config.comm_group_alpha + config.comm_group_beta * volume;
 }
 
 std::map<std::string, double> SyncTraffic::columns() const {

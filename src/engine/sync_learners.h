@@ -27,10 +27,12 @@ SgdOptions sgd_options(const RunConfig& config);
 // Totals since the start of the run (cumulative, so that a metrics row says what reaching its
 // accuracy cost). Bytes are what all learners send together, at ring all-reduce volume.
 struct SyncTraffic {
-  double local_reductions = 0;
-  double global_reductions = 0;
-  double local_bytes = 0;
-  double global_bytes = 0;
+  struct Link {
+    double reductions = 0;
+    double bytes = 0;
+  };
+  Link local;   // within groups
+  Link global;  // among all learners
   double compute_time = 0;
   double comm_time = 0;
 
@@ -45,12 +47,12 @@ struct SyncTraffic {
   // Every total with its column name: the one list columns, save and restore go through.
   template <class Self>
   static auto totals(Self& self) {
-    using Pointer = decltype(&self.local_reductions);  // const double* when Self is const
+    using Pointer = decltype(&self.compute_time);  // const double* when Self is const
     return std::vector<std::pair<const char*, Pointer>>{
-        {"local_reductions", &self.local_reductions},
-        {"global_reductions", &self.global_reductions},
-        {"local_bytes", &self.local_bytes},
-        {"global_bytes", &self.global_bytes},
+        {"local_reductions", &self.local.reductions},
+        {"global_reductions", &self.global.reductions},
+        {"local_bytes", &self.local.bytes},
+        {"global_bytes", &self.global.bytes},
         {"compute_time", &self.compute_time},
         {"comm_time", &self.comm_time}};
   }

@@ -19,17 +19,32 @@ torch::nn::Conv2d conv3x3(int64_t in, int64_t out, int64_t stride) {
       torch::nn::Conv2dOptions(in, out, 3).stride(stride).padding(1).bias(false));
 }
 
+// How a block's shortcut matches a change of shape (halved image, more channels).
+enum class Shortcut {
+  // Option A (the CIFAR ResNets): take every other pixel and pad the new channels with zeros, so
+  // the shortcut adds no parameters.
+  kPadded,
+  // Option B (ResNet-18): a learned 1x1 convolution and BatchNorm, which is what ResNet-18's
+  // published parameter count assumes.
+  kProjected,
+};
+
 // conv-BN-ReLU-conv-BN plus shortcut, then ReLU (the original, post-activation block).
-// Option A: when the block halves the image and widens the channels, the shortcut takes every
-// other pixel and pads the new channels with zeros, so it adds no parameters.
-class CifarBlockImpl : public torch::nn::Module {
+class BlockImpl : public torch::nn::Module {
  public:
-  CifarBlockImpl(int64_t in, int64_t out, int64_t stride)
+  BlockImpl(int64_t in, int64_t out, int64_t stride, Shortcut shortcut)
       : stride_(stride), pad_channels_(out - in) {
     conv1_ = register_module("conv1", conv3x3(in, out, stride));
     bn1_ = register_module("bn1", torch::nn::BatchNorm2d(out));
     conv2_ = register_module("conv2", conv3x3(out, out, 1));
     bn2_ = register_module("bn2", torch::nn::BatchNorm2d(out));
+    if (shortcut == Shortcut::kProjected && (stride != 1 || in != out)) {
+      projection_ = register_module(
+          "shortcut",
+          torch::nn::Sequential(
+              torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 1).stride(stride).bias(false)),
+              torch::nn::BatchNorm2d(out)));
+    }
   }
 
   torch::Tensor forward(torch::Tensor x) {
@@ -39,7 +54,8 @@ class CifarBlockImpl : public torch::nn::Module {
   }
 
  private:
-  torch::Tensor shortcut(torch::Tensor x) const {
+  torch::Tensor shortcut(torch::Tensor x) {
+    if (projection_) return projection_->forward(x);
     if (stride_ != 1) {
       x = x.slice(2, 0, c10::nullopt, stride_).slice(3, 0, c10::nullopt, stride_);
     }
@@ -58,8 +74,9 @@ class CifarBlockImpl : public torch::nn::Module {
   torch::nn::BatchNorm2d bn1_{nullptr};
   torch::nn::Conv2d conv2_{nullptr};
   torch::nn::BatchNorm2d bn2_{nullptr};
+  torch::nn::Sequential projection_{nullptr};  // with Shortcut::kProjected where the shape changes
 };
-TORCH_MODULE(CifarBlock);
+TORCH_MODULE(Block);
 
 // What both ResNet families share: a conv-BN-ReLU stem, stages of residual blocks, global
 // average pooling and a linear classifier. Subclasses fill in the members.
@@ -90,7 +107,7 @@ class CifarResNet : public ResidualNet {
       torch::nn::Sequential layer;
       for (int block = 0; block < blocks_per_stage; ++block) {
         const int64_t stride = (stage > 0 && block == 0) ? 2 : 1;
-        layer->push_back(CifarBlock(in, widths[stage], stride));
+        layer->push_back(Block(in, widths[stage], stride, Shortcut::kPadded));
         in = widths[stage];
       }
       layers_.push_back(register_module("layer" + std::to_string(stage + 1), layer));
@@ -99,39 +116,6 @@ class CifarResNet : public ResidualNet {
     init_residual_weights(*this);
   }
 };
-
-// The ImageNet BasicBlock: as above, but a shape change goes through a learned 1x1 convolution
-// and BatchNorm ("option B"), which is what ResNet-18's published parameter count assumes.
-class BasicBlockImpl : public torch::nn::Module {
- public:
-  BasicBlockImpl(int64_t in, int64_t out, int64_t stride) {
-    conv1_ = register_module("conv1", conv3x3(in, out, stride));
-    bn1_ = register_module("bn1", torch::nn::BatchNorm2d(out));
-    conv2_ = register_module("conv2", conv3x3(out, out, 1));
-    bn2_ = register_module("bn2", torch::nn::BatchNorm2d(out));
-    if (stride != 1 || in != out) {
-      shortcut_ = register_module(
-          "shortcut",
-          torch::nn::Sequential(
-              torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 1).stride(stride).bias(false)),
-              torch::nn::BatchNorm2d(out)));
-    }
-  }
-
-  torch::Tensor forward(torch::Tensor x) {
-    torch::Tensor out = torch::relu(bn1_->forward(conv1_->forward(x)));
-    out = bn2_->forward(conv2_->forward(out));
-    return torch::relu(out + (shortcut_ ? shortcut_->forward(x) : x));
-  }
-
- private:
-  torch::nn::Conv2d conv1_{nullptr};
-  torch::nn::BatchNorm2d bn1_{nullptr};
-  torch::nn::Conv2d conv2_{nullptr};
-  torch::nn::BatchNorm2d bn2_{nullptr};
-  torch::nn::Sequential shortcut_{nullptr};
-};
-TORCH_MODULE(BasicBlock);
 
 class ResNet18 : public ResidualNet {
  public:
@@ -142,8 +126,8 @@ class ResNet18 : public ResidualNet {
     const int64_t widths[] = {64, 128, 256, 512};
     for (int stage = 0; stage < 4; ++stage) {
       const int64_t stride = stage == 0 ? 1 : 2;
-      torch::nn::Sequential layer(BasicBlock(in, widths[stage], stride),
-                                  BasicBlock(widths[stage], widths[stage], 1));
+      torch::nn::Sequential layer(Block(in, widths[stage], stride, Shortcut::kProjected),
+                                  Block(widths[stage], widths[stage], 1, Shortcut::kProjected));
       in = widths[stage];
       layers_.push_back(register_module("layer" + std::to_string(stage + 1), layer));
     }

@@ -40,11 +40,10 @@ class WideBlockImpl : public torch::nn::Module {
   }
 
  private:
-  torch::nn::BatchNorm2d bn1_{nullptr};
-  torch::nn::Conv2d conv1_{nullptr};
-  torch::nn::BatchNorm2d bn2_{nullptr};
-  torch::nn::Conv2d conv2_{nullptr};
-  torch::nn::Conv2d shortcut_{nullptr};
+  // Pre-activation: bn1 acts before conv1 and bn2 before conv2.
+  torch::nn::BatchNorm2d bn1_{nullptr}, bn2_{nullptr};
+  torch::nn::Conv2d conv1_{nullptr}, conv2_{nullptr};
+  torch::nn::Conv2d shortcut_{nullptr};  // only where the shape changes
 };
 TORCH_MODULE(WideBlock);
 
