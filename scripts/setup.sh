@@ -12,6 +12,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   iproute2                                   # network namespaces for the two-host MPI test
+  gnuplot-nox                                # the figures of `dsgd report`
 )
 
 missing=()

@@ -4,11 +4,14 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "algos/catalog.h"
 #include "core/errors.h"
 #include "data/dataset.h"
+#include "experiment/report.h"
+#include "experiment/sweep_runner.h"
 #include "models/model.h"
 #include "run/run_job.h"
 #include "train/config.h"
@@ -55,6 +58,35 @@ void list(const std::string& what) {
   if (what.empty()) std::cout << "`dsgd list keys` shows every config key.\n";
 }
 
+// How the command was typed, for the report to quote.
+std::string command_line(int argc, char** argv) {
+  std::string out = "dsgd";
+  for (int i = 1; i < argc; ++i) out += std::string(" ") + argv[i];
+  return out;
+}
+
+int sweep_main(const std::string& spec_path, const std::string& out, bool dry_run,
+               SweepOptions options) {
+  SweepSpec spec = load_sweep_spec(spec_path);
+  if (!out.empty()) spec.out = out;
+  check_sweep_points(spec);
+  if (dry_run) {
+    for (const auto& point : spec.points) {
+      std::cout << point.dir << ":";
+      for (const auto& o : point.overrides) std::cout << " " << o;
+      std::cout << "\n";
+    }
+    std::cout << spec.points.size() << " runs in " << spec.out << "\n";
+    return 0;
+  }
+  options.executable = std::filesystem::read_symlink("/proc/self/exe").string();
+  const SweepOutcome outcome = run_sweep(spec, options);
+  if (outcome.interrupted_by != 0) return 128 + outcome.interrupted_by;
+  if (outcome.failed > 0) return 1;
+  std::cout << "report: dsgd report " << spec.out << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int cli_main(int argc, char** argv) {
@@ -85,6 +117,36 @@ int cli_main(int argc, char** argv) {
   list_cmd->add_option("what", list_what, "algorithms, models, datasets or keys")
       ->check(CLI::IsMember({"algorithms", "models", "datasets", "keys"}));
 
+  std::string spec_path;
+  SweepOptions sweep_options;
+  std::string sweep_out;
+  bool dry_run = false;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "run every configuration of a sweep spec (docs/experiments.md); again: continue");
+  sweep->add_option("spec", spec_path, "sweep spec (TOML)")->required();
+  sweep->add_option("-j,--jobs", sweep_options.jobs, "runs at the same time (default 1)")
+      ->check(CLI::Range(1, 1024));
+  sweep
+      ->add_option("--threads", sweep_options.threads_per_run,
+                   "compute threads per run (default: the cores divided by --jobs)")
+      ->check(CLI::Range(1, 1024));
+  sweep->add_option("--out", sweep_out, "sweep folder (default: the spec's out)");
+  sweep->add_flag("--dry-run", dry_run, "list the runs and their settings, run nothing");
+
+  ReportOptions report_options;
+  bool no_plots = false;
+  CLI::App* report = app.add_subcommand(
+      "report", "markdown tables and plots of run or sweep folders (report.md, plots/)");
+  report->add_option("dirs", report_options.dirs, "run folders, folders of runs, sweep folders")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  report->add_option("-o,--out", report_options.out, "report file (default: DIR/report.md)");
+  report
+      ->add_option("--target", report_options.target,
+                   "accuracy for the time-to-target column (default: the sweep's)")
+      ->check(CLI::Range(0.0, 1.0));
+  report->add_flag("--no-plots", no_plots, "tables only (no gnuplot needed)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -95,6 +157,13 @@ int cli_main(int argc, char** argv) {
   try {
     if (*list_cmd) {
       list(list_what);
+      return 0;
+    }
+    if (*sweep) return sweep_main(spec_path, sweep_out, dry_run, sweep_options);
+    if (*report) {
+      report_options.plots = !no_plots;
+      report_options.command = command_line(argc, argv);
+      std::cout << "report: " << write_report(report_options) << "\n";
       return 0;
     }
     if (!engine.empty()) overrides.push_back("engine=" + engine);

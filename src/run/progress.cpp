@@ -28,9 +28,13 @@ void Progress::update(int64_t updates, double epoch, double lr, double train_los
   double elapsed = std::chrono::duration<double>(now - start_).count();
   double rate = elapsed > 0 ? static_cast<double>(updates) / elapsed : 0.0;
   double eta = rate > 0 ? static_cast<double>(total_ - updates) / rate : 0.0;
-  std::fprintf(stderr, "\r\033[Kepoch %.2f  %3.0f%%  %.0f upd/s  lr %.4g  loss %.4f  ETA %s", epoch,
+  const std::string accuracy = accuracy_ < 0.0 ? "" : fmt::format("  acc {:.4f}", accuracy_);
+  std::fprintf(stderr,
+               "\r\033[Kepoch %.2f  update %lld/%lld (%.0f%%)  %.0f upd/s  lr %.4g  loss %.4f%s  "
+               "ETA %s",
+               epoch, static_cast<long long>(updates), static_cast<long long>(total_),
                100.0 * static_cast<double>(updates) / static_cast<double>(total_), rate, lr,
-               train_loss, format_duration(eta).c_str());
+               train_loss, accuracy.c_str(), format_duration(eta).c_str());
   std::fflush(stderr);
   line_open_ = true;
 }

@@ -12,6 +12,8 @@ class Progress {
   explicit Progress(int64_t total_updates);
   // Cheap to call every update; redraws at most a few times a second on a terminal.
   void update(int64_t updates, double epoch, double lr, double train_loss);
+  // The latest test accuracy, shown on the live line from then on.
+  void set_accuracy(double accuracy) { accuracy_ = accuracy; }
   // Always printed, as its own line.
   void log(const std::string& line);
   void finish();
@@ -20,6 +22,7 @@ class Progress {
   int64_t total_;
   bool terminal_;
   bool line_open_ = false;
+  double accuracy_ = -1.0;  // none yet
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_draw_;
 };

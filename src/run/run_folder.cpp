@@ -45,7 +45,9 @@ RunFolder::RunFolder(std::string path, int64_t resume_after_update) : path_(std:
   std::ifstream in(file("metrics.csv"));
   std::string line;
   if (!in || !std::getline(in, line)) {
-    throw ConfigError("'" + path_ + "' has no metrics.csv to resume",
+    // A run stopped before its first evaluation has a checkpoint but no metrics yet.
+    if (fs::exists(file("config.toml"))) return;
+    throw ConfigError("'" + path_ + "' holds no run to resume (no config.toml, no metrics.csv)",
                       "--resume takes the folder of an earlier run");
   }
   std::stringstream header(line);

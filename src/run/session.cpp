@@ -223,6 +223,7 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   row["test_loss"] = result.loss;
   row["test_acc"] = result.accuracy;
   if (folder_) folder_->append_metrics(row);
+  progress_.set_accuracy(result.accuracy);
   progress_.log(
       fmt::format("epoch {:.2f}  updates {}  train_loss {:.4f}  test_loss {:.4f}  "
                   "test_acc {:.4f}  lr {:.4g}  wall {}",

@@ -1,0 +1,154 @@
+// Figures through gnuplot; see plots.h.
+#include "experiment/plots.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/atomic_file.h"
+#include "core/errors.h"
+
+extern char** environ;
+
+namespace dsgd {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Twelve colours that stay apart from each other in print (ColorBrewer "Paired", reordered so
+// that the first few are the most distinct); a thirteenth line reuses the first colour dashed.
+const char* const kColours[] = {"#1f78b4", "#e31a1c", "#33a02c", "#ff7f00", "#6a3d9a", "#b15928",
+                                "#a6cee3", "#fb9a99", "#b2df8a", "#fdbf6f", "#cab2d6", "#000000"};
+constexpr size_t kColourCount = sizeof(kColours) / sizeof(kColours[0]);
+
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+bool has_band(const Curve& curve) {
+  for (size_t i = 0; i < curve.mean.size(); ++i) {
+    if (curve.low[i] != curve.high[i]) return true;
+  }
+  return false;
+}
+
+// Runs `gnuplot script`, its messages into script.log; throws with them on failure.
+void run_gnuplot(const std::string& script) {
+  const std::string log = script + ".log";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  std::string program = "gnuplot";
+  std::string argument = script;
+  char* argv[] = {program.data(), argument.data(), nullptr};
+  pid_t pid = 0;
+  const int error = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0) {
+    throw Error(fmt::format("cannot run gnuplot: {}", std::strerror(error)),
+                "install it (Debian: apt-get install gnuplot-nox; scripts/setup.sh does), or "
+                "pass --no-plots");
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::ifstream in(log);
+    std::stringstream messages;
+    messages << in.rdbuf();
+    throw Error(fmt::format("gnuplot failed on '{}':\n{}", script, messages.str()));
+  }
+  fs::remove(log);
+}
+
+}  // namespace
+
+void draw_figure(const std::string& base, const std::string& title,
+                 const std::vector<Panel>& panels) {
+  const std::string absolute = fs::absolute(base).string();
+  std::ostringstream data;
+  std::ostringstream plots;
+  int block = 0;
+  for (const Panel& panel : panels) {
+    std::vector<std::string> parts;
+    for (size_t c = 0; c < panel.curves.size(); ++c) {
+      const Curve& curve = panel.curves[c];
+      std::ostringstream points;
+      int count = 0;
+      for (size_t i = 0; i < curve.x.size(); ++i) {
+        if (std::isnan(curve.x[i]) || std::isnan(curve.mean[i])) continue;
+        if (panel.log_y && !(curve.low[i] > 0.0)) continue;
+        points << fmt::format("{} {} {} {}\n", curve.x[i], curve.mean[i], curve.low[i],
+                              curve.high[i]);
+        ++count;
+      }
+      if (count == 0) continue;
+      data << "# " << curve.title << "\n" << points.str() << "\n\n";
+      const std::string colour = kColours[c % kColourCount];
+      const int dash = c < kColourCount ? 1 : 2;
+      if (has_band(curve)) {
+        parts.push_back(
+            fmt::format("{} index {} using 1:3:4 with filledcurves fs transparent "
+                        "solid 0.15 noborder lc rgb \"{}\" notitle",
+                        quoted(absolute + ".dat"), block, colour));
+      }
+      parts.push_back(fmt::format(
+          "{} index {} using 1:2 with {} lw 1.5 dt {} lc rgb \"{}\" "
+          "title {}",
+          quoted(absolute + ".dat"), block, panel.points ? "linespoints pt 7 ps 0.5" : "lines",
+          dash, colour, quoted(curve.title)));
+      ++block;
+    }
+    plots << "set title " << quoted(panel.title) << "\n";
+    plots << "set xlabel " << quoted(panel.x_label) << "\n";
+    plots << "set ylabel " << quoted(panel.y_label) << "\n";
+    plots << (panel.log_y ? "set logscale y\nset format y \"%g\"\n"
+                          : "unset logscale y\nset format y \"% h\"\n");
+    plots << "set key " << panel.key << "\n";
+    if (parts.empty()) {
+      // Keeps the grid's places: an empty panel says that nothing was there to draw.
+      plots << "set label 1 \"no data\" at graph 0.5, graph 0.5 center\n"
+            << "plot [0:1] [0:1] NaN notitle\nunset label 1\n";
+      continue;
+    }
+    plots << "plot ";
+    for (size_t i = 0; i < parts.size(); ++i) plots << (i ? ", \\\n     " : "") << parts[i];
+    plots << "\n";
+  }
+  const int rows = static_cast<int>((panels.size() + 1) / 2);
+  const int columns = panels.size() > 1 ? 2 : 1;
+  const int width = 560 * columns;
+  const int height = 380 * rows + 40;
+  std::ostringstream script;
+  script << "# Made by dsgd report; run `gnuplot " << fs::path(absolute).filename().string()
+         << ".gp` to draw it again.\n"
+         << "set termoption noenhanced\nset key font \",8\" samplen 2\n"
+         << "set grid lc rgb \"#dddddd\"\n";
+  for (const auto& [terminal, extension] :
+       {std::pair<std::string, std::string>{"pngcairo", "png"}, {"svg dynamic", "svg"}}) {
+    script << fmt::format("set terminal {} size {},{} font \"sans,10\"\n", terminal, width, height)
+           << "set output " << quoted(absolute + "." + extension) << "\n"
+           << fmt::format("set multiplot layout {},{} title {}\n", rows, columns, quoted(title))
+           << plots.str() << "unset multiplot\nset output\n";
+  }
+  write_file_atomically(absolute + ".dat", data.str());
+  write_file_atomically(absolute + ".gp", script.str());
+  run_gnuplot(absolute + ".gp");
+}
+
+}  // namespace dsgd

@@ -1,0 +1,35 @@
+// Figures for `dsgd report`, drawn by gnuplot (Debian's gnuplot-nox, which scripts/setup.sh
+// installs): a figure is a grid of panels, each with one line per configuration and, where the
+// configuration has several seeds, a band from the lowest to the highest seed. Next to the PNG and
+// SVG the figure's data (.dat) and gnuplot script (.gp) stay, so a figure can be restyled by hand.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dsgd {
+
+struct Curve {
+  std::string title;
+  std::vector<double> x;
+  std::vector<double> mean;
+  std::vector<double> low;  // the band; equal to mean for one seed
+  std::vector<double> high;
+};
+
+struct Panel {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  bool log_y = false;
+  std::string key = "top right";  // where gnuplot puts the legend
+  bool points = false;            // mark each value (for few, discrete x values)
+  std::vector<Curve> curves;
+};
+
+// Writes base.png, base.svg, base.dat and base.gp. Throws Error when gnuplot is missing or fails,
+// with its message.
+void draw_figure(const std::string& base, const std::string& title,
+                 const std::vector<Panel>& panels);
+
+}  // namespace dsgd

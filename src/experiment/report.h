@@ -1,0 +1,25 @@
+// `dsgd report`: a markdown report of run or sweep folders. One table with a row per
+// configuration (final and best accuracy as mean ± std over seeds, diverged/collapsed marks, time
+// to the target accuracy, staleness, gap, traffic), then, where the sweep names a `columns`
+// dimension, the final accuracy pivoted the way the sweep was declared, and one figure per panel
+// group (test accuracy and training loss against epochs and simulated time, staleness histograms,
+// learner spread). report.csv holds the first table for other tools.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dsgd {
+
+struct ReportOptions {
+  std::vector<std::string> dirs;
+  std::string out;      // the report's path; default: <first dir>/report.md
+  double target = 0.0;  // overrides the sweep's report.target when > 0
+  bool plots = true;
+  std::string command;  // how the report was asked for, quoted at its top
+};
+
+// Writes the report (and report.csv, plots/ next to it); returns its path.
+std::string write_report(const ReportOptions& options);
+
+}  // namespace dsgd

@@ -1,0 +1,73 @@
+// What `dsgd report` reads: the run folders under the given folders (a sweep's, with the labels
+// and layout its sweep.json declares, or any folders holding runs), each run's summary.json and
+// metrics.csv, and the runs grouped into configurations (the same labels but the seed), with the
+// statistics over seeds that the tables and plots show.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "experiment/sweep_spec.h"
+
+namespace dsgd {
+
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+struct RunResult {
+  std::string dir;
+  Labels labels;       // including the seed, when the sweep has one
+  std::string status;  // summary.json's, or "" when the run has not written one
+  double final_acc = 0.0;
+  double best_acc = 0.0;
+  double wall_time = 0.0;
+  std::vector<double> staleness_histogram;
+  std::map<std::string, double> traffic;  // sync family: bytes and reductions
+  // metrics.csv by column: one value per evaluation.
+  std::map<std::string, std::vector<double>> metrics;
+};
+
+// A configuration: the runs with the same labels apart from the seed.
+struct Configuration {
+  Labels labels;  // without the seed
+  std::vector<RunResult> runs;
+};
+
+// Runs found under `dirs`, as configurations, with the dimensions and layout to report them by.
+struct Experiment {
+  std::vector<std::string> dimensions;  // without the seed
+  ReportLayout layout;
+  std::vector<Configuration> configurations;
+};
+
+// Reads every run below `dirs`. A folder with sweep.json contributes its points in declared order
+// (points not run yet appear with an empty status); any other folder, every run folder below it,
+// labelled by its path (a last component seed=N or seedN is taken as the seed). Throws ConfigError
+// when a folder does not exist or holds no run.
+Experiment load_experiment(const std::vector<std::string>& dirs);
+
+// Statistics over the seeds of a configuration.
+struct SeedStats {
+  int n = 0;
+  double mean = 0.0;
+  double std = 0.0;  // sample standard deviation (n − 1); 0 for one seed
+};
+SeedStats seed_stats(const std::vector<double>& values);
+
+// When a run's test accuracy first reached `target`: the metrics row's epoch, updates and
+// simulated time; nullopt if it never did.
+struct Reached {
+  double epoch = 0.0;
+  double updates = 0.0;
+  double sim_time = 0.0;
+};
+std::optional<Reached> time_to_target(const RunResult& run, double target);
+
+// The last value of a metrics column, if the run has one.
+std::optional<double> last_metric(const RunResult& run, const std::string& column);
+
+std::string label_of(const Labels& labels, const std::string& dimension);
+
+}  // namespace dsgd

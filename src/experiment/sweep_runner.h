@@ -1,0 +1,37 @@
+// Runs a sweep's points: each one an ordinary `dsgd run` in a child process (so a crash or a
+// divergence ends that run only), at most `jobs` at a time, each with its share of the cores.
+// The sweep folder holds sweep.json (the points and how to report them, for `dsgd report`), one
+// run folder per point and a log next to each (<point>.log). Starting the sweep again skips the
+// runs that finished (ok, diverged or collapsed), resumes those with a checkpoint and starts the
+// rest afresh; a finished run whose config is not the point's stops the sweep before anything
+// runs. Ctrl-C or SIGTERM is passed on to the running runs, which checkpoint and stop.
+#pragma once
+
+#include <string>
+
+#include "experiment/sweep_spec.h"
+
+namespace dsgd {
+
+struct SweepOptions {
+  int jobs = 1;             // runs at the same time
+  int threads_per_run = 0;  // compute threads of each run; 0: the cores divided by jobs
+  std::string executable;   // the dsgd to run the points with (this one: /proc/self/exe)
+};
+
+struct SweepOutcome {
+  int skipped = 0;  // finished before this invocation
+  int started = 0;  // run afresh or resumed by this invocation
+  int ok = 0;
+  int stopped = 0;  // diverged or collapsed: a result, not a failure
+  int failed = 0;
+  int interrupted_by = 0;  // the signal that stopped the sweep, or 0
+};
+
+// Writes sweep.json into spec.out, then runs every point that is not finished yet.
+SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options);
+
+// The status in a run folder's summary.json ("ok", "diverged", ...), or "" when there is none.
+std::string run_status(const std::string& run_dir);
+
+}  // namespace dsgd

@@ -1,0 +1,53 @@
+// A sweep: one TOML file that names many runs. It declares a base config, settings for every
+// run, a grid of values (every combination), a list of named configurations (crossed with the
+// grid) and seeds; expanding it gives one point per run, each an ordinary `dsgd run` with its
+// own folder and --set overrides. The dimensions keep their declared order so that the report
+// can lay its tables out the way the sweep was written. The format, with an example, is in
+// docs/experiments.md.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dsgd {
+
+// How `dsgd report` lays a sweep out: which dimension runs down the rows, which (optional) across
+// the columns, and the accuracy whose time-to-reach the tables show (0: none).
+struct ReportLayout {
+  std::string title;
+  std::string notes;  // markdown kept at the top of the report: what was run and why
+  std::string rows;
+  std::string columns;
+  double target = 0.0;
+};
+
+struct SweepPoint {
+  std::string dir;  // relative to the sweep folder
+  // Dimension → value shown in reports, one entry per dimension in SweepSpec::dimensions order.
+  std::vector<std::pair<std::string, std::string>> labels;
+  std::vector<std::string> overrides;  // KEY=VALUE, applied after the base config
+};
+
+struct SweepSpec {
+  std::string base_config;  // absolute path, or "" for the built-in defaults
+  std::string out;          // the sweep folder
+  // Grid keys in declared order, then "config" (with named configurations), then "seed".
+  std::vector<std::string> dimensions;
+  std::vector<SweepPoint> points;
+  ReportLayout report;
+};
+
+// Parses and expands a spec. Relative paths in it (base, out) are taken from `spec_dir`. Throws
+// ConfigError naming the problem: malformed TOML, an unknown top-level key, an empty grid, a value
+// that is not a scalar, two points sharing a folder. Config keys and their values are checked by
+// check_sweep_points, which builds each point's config.
+SweepSpec parse_sweep_spec(const std::string& text, const std::string& source,
+                           const std::string& spec_dir);
+SweepSpec load_sweep_spec(const std::string& path);
+
+// Builds every point's config as `dsgd run` would, so that an unknown key or a value of the wrong
+// type stops the sweep before any run starts; the error names the point.
+void check_sweep_points(const SweepSpec& spec);
+
+}  // namespace dsgd

@@ -1,0 +1,300 @@
+// Sweeps and reports: a spec expands to the points it declares, bad specs are refused before
+// anything runs, a sweep runs every point once (also across an interruption), and the report's
+// numbers are the runs' own.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <regex>
+#include <thread>
+
+#include "cli_helpers.h"
+#include "core/errors.h"
+#include "experiment/run_results.h"
+#include "experiment/sweep_spec.h"
+
+namespace dsgd {
+namespace {
+
+using testing::fresh_dir;
+using testing::read_file;
+using testing::run_dsgd;
+namespace fs = std::filesystem;
+
+// A few seconds per run on one thread: a synthetic problem a small MLP learns.
+const char* const kTinySettings = R"(
+[set]
+dataset = "synthetic"
+model = "mlp"
+batch_size = 16
+epochs = 1
+eval_every = 0.5
+lr = 0.05
+)";
+
+std::vector<std::string> dirs_of(const SweepSpec& spec) {
+  std::vector<std::string> dirs;
+  for (const auto& p : spec.points) dirs.push_back(p.dir);
+  return dirs;
+}
+
+TEST(SweepSpec, GridExpandsInDeclaredOrderWithSeedsInnermost) {
+  // workers is written first, so it is the outermost dimension although "algo" sorts first.
+  SweepSpec spec = parse_sweep_spec(R"(
+seeds = [1, 2]
+[set]
+lr = 0.05
+[grid]
+workers = [2, 4]
+algo = ["dana-zero", "asgd"]
+)",
+                                    "grid.toml", ".");
+  EXPECT_EQ(spec.dimensions, (std::vector<std::string>{"workers", "algo", "seed"}));
+  ASSERT_EQ(spec.points.size(), 8u);
+  EXPECT_EQ(spec.points[0].dir, "workers=2/algo=dana-zero/seed=1");
+  EXPECT_EQ(spec.points[1].dir, "workers=2/algo=dana-zero/seed=2");
+  EXPECT_EQ(spec.points[2].dir, "workers=2/algo=asgd/seed=1");
+  EXPECT_EQ(spec.points[7].dir, "workers=4/algo=asgd/seed=2");
+  EXPECT_EQ(spec.points[5].overrides,
+            (std::vector<std::string>{"lr=0.05", "workers=4", "algo='dana-zero'", "seed=2"}));
+  EXPECT_EQ(spec.points[5].labels,
+            (Labels{{"workers", "4"}, {"algo", "dana-zero"}, {"seed", "2"}}));
+  EXPECT_EQ(spec.out, "runs/grid");
+}
+
+TEST(SweepSpec, NamedConfigsCrossTheGridAndNameTheirFolders) {
+  SweepSpec spec = parse_sweep_spec(R"(
+dir = "{model}/n{workers}/{config}"
+[grid]
+model = ["lenet5", "mlp"]
+workers = [16]
+[[configs]]
+name = "hier-avg S=4"
+algo = "hier-avg"
+hier.group_size = 4
+[[configs]]
+name = "ssgd"
+algo = "ssgd"
+lr_scaling = "linear"
+[report]
+columns = "workers"
+target = 0.85
+)",
+                                    "named.toml", ".");
+  EXPECT_EQ(spec.dimensions, (std::vector<std::string>{"model", "workers", "config"}));
+  EXPECT_EQ(dirs_of(spec), (std::vector<std::string>{"lenet5/n16/hier-avg_S=4", "lenet5/n16/ssgd",
+                                                     "mlp/n16/hier-avg_S=4", "mlp/n16/ssgd"}));
+  EXPECT_EQ(spec.points[0].overrides,
+            (std::vector<std::string>{"model='lenet5'", "workers=16", "algo='hier-avg'",
+                                      "hier.group_size=4"}));
+  EXPECT_EQ(spec.points[3].labels,
+            (Labels{{"model", "mlp"}, {"workers", "16"}, {"config", "ssgd"}}));
+  EXPECT_EQ(spec.report.rows, "config");
+  EXPECT_EQ(spec.report.columns, "workers");
+  EXPECT_DOUBLE_EQ(spec.report.target, 0.85);
+}
+
+// The ConfigError's message, which must name what is wrong.
+std::string error_of(const std::string& text) {
+  try {
+    SweepSpec spec = parse_sweep_spec(text, "bad.toml", ".");
+    check_sweep_points(spec);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(SweepSpec, BadSpecsAreRefusedNamingTheProblem) {
+  EXPECT_NE(error_of("sed = [1]").find("unknown key 'sed'"), std::string::npos);
+  EXPECT_NE(error_of("[grid]\nworkers = []").find("grid.workers is empty"), std::string::npos);
+  EXPECT_NE(error_of("[grid]\nworkers = 4").find("grid.workers must be a list"), std::string::npos);
+  EXPECT_NE(error_of("seeds = [\"one\"]").find("seeds must be"), std::string::npos);
+  EXPECT_NE(error_of("[set]\nlr = 0.1\n[grid]\nlr = [0.1, 0.2]").find("'lr' is set both"),
+            std::string::npos);
+  EXPECT_NE(error_of("dir = \"{model}\"\n[grid]\nworkers = [2, 4]").find("not a dimension"),
+            std::string::npos);
+  EXPECT_NE(error_of("dir = \"same\"\n[grid]\nworkers = [2, 4]").find("share the folder"),
+            std::string::npos);
+  EXPECT_NE(error_of("[report]\nrows = \"seed\"\n").find("report.rows"), std::string::npos);
+  EXPECT_NE(error_of("[grid\nworkers = [2]").find("malformed TOML"), std::string::npos);
+  // Config keys and their values are checked by building each point's config.
+  const std::string unknown = error_of("[grid]\nworkerz = [2, 4]");
+  EXPECT_NE(unknown.find("sweep point 'workerz=2'"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("workerz"), std::string::npos) << unknown;
+  const std::string wrong_type = error_of("[grid]\nworkers = [2, \"four\"]");
+  EXPECT_NE(wrong_type.find("sweep point 'workers=four'"), std::string::npos) << wrong_type;
+  EXPECT_NE(wrong_type.find("workers"), std::string::npos) << wrong_type;
+}
+
+TEST(SweepCli, InvalidSpecExitsTwoBeforeRunningAnything) {
+  const fs::path dir = fresh_dir("sweep_bad");
+  fs::create_directories(dir);
+  const fs::path spec = dir / "bad.toml";
+  std::ofstream(spec) << "out = \"" << (dir / "out").string() << "\"\n[grid]\nlr = [0.1, \"x\"]\n";
+  testing::CliResult r = run_dsgd("sweep " + spec.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("sweep point 'lr=x'"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  fs::remove_all(dir);
+}
+
+// The "| label | label | seeds | final | ..." row of the report's first table for a config.
+std::string table_row(const std::string& report, const std::string& start) {
+  std::stringstream in(report);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(start, 0) == 0) return line;
+  }
+  return "";
+}
+
+bool is_png(const fs::path& path) {
+  const std::string bytes = read_file(path);
+  return bytes.size() > 100 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
+}
+
+bool is_svg(const fs::path& path) {
+  const std::string text = read_file(path);
+  return text.find("<svg") != std::string::npos && text.find("</svg>") != std::string::npos &&
+         text.find("<path") != std::string::npos;
+}
+
+TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
+  const fs::path dir = fresh_dir("sweep_four");
+  fs::create_directories(dir);
+  const fs::path out = dir / "out";
+  std::ofstream(dir / "four.toml") << "out = \"" << out.string() << "\"\nseeds = [1, 2]\n"
+                                   << kTinySettings
+                                   << "[grid]\nalgo = [\"dana-zero\", \"asgd\"]\n"
+                                      "[report]\nrows = \"algo\"\ntarget = 0.5\n";
+  testing::CliResult r = run_dsgd("sweep " + (dir / "four.toml").string() + " --jobs 2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("2 at a time, 1 threads each"), std::string::npos) << r.output;
+  for (const char* algo : {"dana-zero", "asgd"}) {
+    std::vector<double> finals;
+    std::vector<double> bests;
+    for (const char* seed : {"1", "2"}) {
+      const fs::path run = out / (std::string("algo=") + algo) / (std::string("seed=") + seed);
+      ASSERT_TRUE(fs::exists(run / "summary.json")) << run;
+      auto summary = nlohmann::json::parse(read_file(run / "summary.json"));
+      EXPECT_EQ(summary["status"], "ok");
+      EXPECT_EQ(summary["algo"], algo);
+      EXPECT_EQ(summary["threads"], 1);
+      finals.push_back(summary["final_test_acc"].get<double>());
+      bests.push_back(summary["best_test_acc"].get<double>());
+    }
+    r = run_dsgd("report " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string report = read_file(out / "report.md");
+    const std::string row = table_row(report, std::string("| ") + algo + " | 2 |");
+    ASSERT_FALSE(row.empty()) << report;
+    const SeedStats final_acc = seed_stats(finals);
+    const SeedStats best_acc = seed_stats(bests);
+    EXPECT_NE(row.find(fmt::format("| {:.4f} ± {:.4f} |", final_acc.mean, final_acc.std)),
+              std::string::npos)
+        << row;
+    EXPECT_NE(row.find(fmt::format("| {:.4f} ± {:.4f} |", best_acc.mean, best_acc.std)),
+              std::string::npos)
+        << row;
+  }
+  const std::string csv = read_file(out / "report.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // header and two configurations
+  EXPECT_TRUE(is_png(out / "plots" / "all.png"));
+  EXPECT_TRUE(is_svg(out / "plots" / "all.svg"));
+  fs::remove_all(dir);
+}
+
+TEST(SweepCli, AnInterruptedSweepFinishesOnlyWhatWasLeft) {
+  const fs::path dir = fresh_dir("sweep_resume");
+  fs::create_directories(dir);
+  const fs::path out = dir / "out";
+  const fs::path spec = dir / "resume.toml";
+  std::ofstream(spec) << "out = \"" << out.string() << "\"\n"
+                      << kTinySettings << "[grid]\nseed = [1, 2, 3]\n";
+  const fs::path log = dir / "first.log";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string command =
+        std::string(DSGD_BINARY) + " sweep " + spec.string() + " > " + log.string() + " 2>&1";
+    ::execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), nullptr);
+    ::_exit(127);
+  }
+  // Stop the sweep once the first run has finished and the second is under way.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  while (std::chrono::steady_clock::now() < deadline &&
+         read_file(log).find("start seed=2") == std::string::npos) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  const std::string first = read_file(log);
+  ASSERT_TRUE(WIFEXITED(status)) << first;
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << first;
+  EXPECT_NE(first.find("ok seed=1"), std::string::npos) << first;
+  EXPECT_EQ(first.find("start seed=3"), std::string::npos) << first;
+
+  testing::CliResult again = run_dsgd("sweep " + spec.string());
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  const std::regex launched("^(start|resume) ");
+  int started = 0;
+  std::stringstream lines(again.output);
+  for (std::string line; std::getline(lines, line);) started += std::regex_search(line, launched);
+  EXPECT_NE(again.output.find("1 finished before, 2 to run"), std::string::npos) << again.output;
+  EXPECT_EQ(started, 2) << again.output;
+  for (const char* seed : {"1", "2", "3"}) {
+    EXPECT_EQ(nlohmann::json::parse(
+                  read_file(out / (std::string("seed=") + seed) / "summary.json"))["status"],
+              "ok");
+  }
+  // A third start has nothing left to do.
+  testing::CliResult third = run_dsgd("sweep " + spec.string());
+  EXPECT_EQ(third.exit_code, 0) << third.output;
+  EXPECT_NE(third.output.find("3 finished before, 0 to run"), std::string::npos) << third.output;
+  fs::remove_all(dir);
+}
+
+TEST(SweepCli, AFinishedRunOfAnotherConfigIsNotSkippedSilently) {
+  const fs::path dir = fresh_dir("sweep_changed");
+  fs::create_directories(dir);
+  const fs::path out = dir / "out";
+  auto write_spec = [&](const char* epochs) {
+    std::ofstream(dir / "s.toml") << "out = \"" << out.string() << "\"\n"
+                                  << "[set]\ndataset = \"synthetic\"\nmodel = \"mlp\"\n"
+                                  << "epochs = " << epochs << "\n[grid]\nworkers = [2]\n";
+  };
+  write_spec("0.5");
+  ASSERT_EQ(run_dsgd("sweep " + (dir / "s.toml").string()).exit_code, 0);
+  // The same folder (workers=2), another number of epochs.
+  write_spec("0.25");
+  testing::CliResult r = run_dsgd("sweep " + (dir / "s.toml").string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("holds a finished run of another config"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("epochs"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+TEST(ReportCli, LooseRunFoldersAreGroupedBySeedFolder) {
+  const fs::path dir = fresh_dir("report_loose");
+  for (const char* seed : {"seed1", "seed2"}) {
+    testing::run_ok(std::string("run --set dataset=synthetic --set model=mlp --set epochs=0.5 "
+                                "--set threads=1 --set algo=dana-zero --set workers=2 "
+                                "--set seed=") +
+                        (seed[4]),
+                    dir / "dana" / seed);
+  }
+  testing::CliResult r =
+      run_dsgd("report " + dir.string() + " --no-plots --out " + (dir / "r.md").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string report = read_file(dir / "r.md");
+  EXPECT_NE(report.find("| dana | 2 |"), std::string::npos) << report;
+  EXPECT_FALSE(fs::exists(dir / "plots"));
+  EXPECT_EQ(run_dsgd("report " + (dir / "nothing").string()).exit_code, 2);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dsgd
