@@ -3,10 +3,14 @@
 //   data/augment_vs_step   assembling an augmented CIFAR batch of 128 vs one ResNet-20 step
 //   step/dsgd_vs_libtorch  one dsgd single-worker step vs a bare LibTorch loop, same batch
 //   group average          averaging 4 in-process learners' 10M vectors vs a copy and vs stack-mean
+//   sweep overhead         `dsgd sweep` of 8 short runs (--jobs 1) vs the same 8 `dsgd run` calls
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <thread>
 
@@ -185,6 +189,58 @@ void BM_GroupAverageStackMean10M(benchmark::State& state) {
   }
 }
 
+// Eight short runs, one after another: as `dsgd run` calls, and as one `dsgd sweep --jobs 1`.
+// What the sweep adds (planning, a child process per run, reading each summary) should be lost in
+// the runs' own start-up and training.
+// The settings of each short run, as TOML values.
+const std::vector<std::pair<std::string, std::string>> kShortRun = {
+    {"dataset", "'synthetic'"}, {"model", "'mlp'"},    {"batch_size", "16"},
+    {"epochs", "0.5"},          {"eval_every", "0.5"}, {"threads", "1"}};
+constexpr int kSweepRuns = 8;
+
+std::string bench_folder(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("dsgd_bench_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+void run_or_fail(benchmark::State& state, const std::string& command) {
+  if (std::system((command + " > /dev/null 2>&1").c_str()) != 0) {
+    state.SkipWithError(("failed: " + command).c_str());
+  }
+}
+
+void BM_EightRuns(benchmark::State& state) {
+  for (auto _ : state) {
+    state.PauseTiming();
+    const std::string dir = bench_folder("runs");
+    state.ResumeTiming();
+    for (int seed = 1; seed <= kSweepRuns; ++seed) {
+      std::string command = std::string(DSGD_BINARY) + " run";
+      for (const auto& [key, value] : kShortRun) command += " --set \"" + key + "=" + value + "\"";
+      run_or_fail(state, command + fmt::format(" --set seed={} --out {}/seed{}", seed, dir, seed));
+    }
+  }
+}
+
+void BM_SweepOfEight(benchmark::State& state) {
+  for (auto _ : state) {
+    state.PauseTiming();
+    const std::string dir = bench_folder("sweep");
+    std::ofstream spec(dir + "/eight.toml");
+    spec << "out = \"" << dir << "/out\"\n[set]\n";
+    for (const auto& [key, value] : kShortRun) spec << key << " = " << value << "\n";
+    spec << "[grid]\nseed = [1, 2, 3, 4, 5, 6, 7, 8]\n";
+    spec.close();
+    state.ResumeTiming();
+    run_or_fail(state, std::string(DSGD_BINARY) + " sweep " + dir + "/eight.toml --jobs 1");
+  }
+}
+
+BENCHMARK(BM_EightRuns)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_SweepOfEight)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
 BENCHMARK(BM_VectorCopy10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_GroupAverage10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_GroupAverageStackMean10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
@@ -289,6 +345,9 @@ int main(int argc, char** argv) {
         s, std::string("sim speed-up, replicas, ") + model, prefix + "1/0/iterations:2/real_time",
         prefix + std::to_string(dsgd::kCores) + "/1/iterations:2/real_time", aim, ">=");
   }
+  dsgd::print_ratio(s, "sweep of 8 runs / 8 dsgd run calls",
+                    "BM_SweepOfEight/iterations:1/real_time", "BM_EightRuns/iterations:1/real_time",
+                    1.05, "<=");
   dsgd::print_ratio(s, "group average S=4 / copy of 10M", "BM_GroupAverage10M/min_time:1.000",
                     "BM_VectorCopy10M/min_time:1.000", dsgd::kGroup, "<=");
   dsgd::print_ratio(s, "group average S=4 / stack-mean", "BM_GroupAverage10M/min_time:1.000",

@@ -69,11 +69,11 @@ int sweep_main(const std::string& spec_path, const std::string& out, bool dry_ru
                SweepOptions options) {
   SweepSpec spec = load_sweep_spec(spec_path);
   if (!out.empty()) spec.out = out;
-  check_sweep_points(spec);
   if (dry_run) {
-    for (const auto& point : spec.points) {
-      std::cout << point.dir << ":";
-      for (const auto& o : point.overrides) std::cout << " " << o;
+    const char* const actions[] = {"done  ", "resume", "start "};
+    for (const PlannedRun& run : plan_sweep(spec)) {
+      std::cout << actions[run.action] << " " << run.point->dir << ":";
+      for (const auto& o : run.point->overrides) std::cout << " " << o;
       std::cout << "\n";
     }
     std::cout << spec.points.size() << " runs in " << spec.out << "\n";

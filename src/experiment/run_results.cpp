@@ -120,6 +120,8 @@ void load_sweep(const fs::path& dir, Experiment& experiment) {
   if (layout.rows.empty()) layout.rows = report.value("rows", "");
   if (layout.columns.empty()) layout.columns = report.value("columns", "");
   if (layout.target == 0.0) layout.target = report.value("target", 0.0);
+  if (layout.target_config.empty()) layout.target_config = report.value("target_config", "");
+  if (!sweep.value("spec", "").empty()) experiment.specs.push_back(sweep.value("spec", ""));
   for (const auto& point : sweep.at("points")) {
     Labels labels;
     for (const auto& pair : point.at("labels")) {

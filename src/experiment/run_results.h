@@ -39,6 +39,7 @@ struct Configuration {
 struct Experiment {
   std::vector<std::string> dimensions;  // without the seed
   ReportLayout layout;
+  std::vector<std::string> specs;  // the sweep specs the runs came from
   std::vector<Configuration> configurations;
 };
 

@@ -79,22 +79,19 @@ void write_sweep_json(const SweepSpec& spec) {
                             {"notes", spec.report.notes},
                             {"rows", spec.report.rows},
                             {"columns", spec.report.columns},
-                            {"target", spec.report.target}}},
+                            {"target", spec.report.target},
+                            {"target_config", spec.report.target_config}}},
+                          {"spec", spec.spec_path},
                           {"points", points}};
   fs::create_directories(spec.out);
   write_file_atomically((fs::path(spec.out) / "sweep.json").string(), sweep.dump(2) + "\n");
 }
 
-struct Job {
-  const SweepPoint* point;
-  std::string dir;
-  bool resume;
-};
-
 // Starts `dsgd run` for the job with its output appended to <dir>.log; returns its pid.
-pid_t launch(const Job& job, const SweepSpec& spec, const SweepOptions& options, int threads) {
+pid_t launch(const PlannedRun& job, const SweepSpec& spec, const SweepOptions& options,
+             int threads) {
   std::vector<std::string> args = {options.executable, "run"};
-  if (job.resume) {
+  if (job.action == PlannedRun::kResume) {
     args.insert(args.end(), {"--resume", job.dir});
   } else {
     if (!spec.base_config.empty()) args.insert(args.end(), {"--config", spec.base_config});
@@ -136,14 +133,12 @@ std::string run_status(const std::string& run_dir) {
   }
 }
 
-SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
+std::vector<PlannedRun> plan_sweep(const SweepSpec& spec) {
   check_sweep_points(spec);
-  SweepOutcome outcome;
-  std::deque<Job> pending;
+  std::vector<PlannedRun> plan;
   for (const SweepPoint& point : spec.points) {
     const std::string dir = (fs::path(spec.out) / point.dir).string();
-    const std::string status = run_status(dir);
-    if (finished(status)) {
+    if (finished(run_status(dir))) {
       const std::string difference =
           config_difference(dir, load_config(spec.base_config, point.overrides));
       if (!difference.empty()) {
@@ -151,14 +146,30 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
                                       dir, difference),
                           "remove that folder, or give the sweep another out");
       }
-      ++outcome.skipped;
+      plan.push_back({&point, dir, PlannedRun::kFinished});
       continue;
     }
     const bool resumable = fs::exists(fs::path(dir) / "checkpoint.pt") ||
                            fs::exists(fs::path(dir) / "checkpoint.prev.pt");
-    // A run that stopped before its first checkpoint has nothing worth keeping.
-    if (!resumable) fs::remove_all(dir);
-    pending.push_back({&point, dir, resumable});
+    plan.push_back({&point, dir, resumable ? PlannedRun::kResume : PlannedRun::kStart});
+  }
+  return plan;
+}
+
+SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
+  SweepOutcome outcome;
+  std::deque<PlannedRun> pending;
+  for (const PlannedRun& run : plan_sweep(spec)) {
+    if (run.action == PlannedRun::kFinished) {
+      ++outcome.skipped;
+    } else {
+      pending.push_back(run);
+    }
+  }
+  // Only once every finished run has passed its check: a run that stopped before its first
+  // checkpoint has nothing worth keeping.
+  for (const PlannedRun& run : pending) {
+    if (run.action == PlannedRun::kStart) fs::remove_all(run.dir);
   }
   write_sweep_json(spec);
 
@@ -175,7 +186,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   std::fflush(stdout);
 
   catch_interrupts();
-  std::map<pid_t, std::pair<Job, Clock::time_point>> running;
+  std::map<pid_t, std::pair<PlannedRun, Clock::time_point>> running;
   double seconds_done = 0.0;
   int ended = 0;
   const Clock::time_point start = Clock::now();
@@ -209,10 +220,11 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
       pending.clear();
     }
     while (static_cast<int>(running.size()) < jobs && !pending.empty()) {
-      Job job = pending.front();
+      PlannedRun job = pending.front();
       pending.pop_front();
       fs::create_directories(fs::path(job.dir).parent_path());
-      say(fmt::format("{} {}", job.resume ? "resume" : "start", job.point->dir));
+      say(fmt::format("{} {}", job.action == PlannedRun::kResume ? "resume" : "start",
+                      job.point->dir));
       const pid_t pid = launch(job, spec, options, threads);
       running.emplace(pid, std::make_pair(job, Clock::now()));
       ++outcome.started;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "experiment/sweep_spec.h"
 
@@ -27,6 +28,16 @@ struct SweepOutcome {
   int failed = 0;
   int interrupted_by = 0;  // the signal that stopped the sweep, or 0
 };
+
+// What a sweep would do with each point, from what its folder holds. Throws ConfigError when a
+// point's config is bad, or a finished run in its folder was made with another config.
+struct PlannedRun {
+  enum Action { kFinished, kResume, kStart };
+  const SweepPoint* point;
+  std::string dir;  // spec.out / point.dir
+  Action action;
+};
+std::vector<PlannedRun> plan_sweep(const SweepSpec& spec);
 
 // Writes sweep.json into spec.out, then runs every point that is not finished yet.
 SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options);

@@ -274,8 +274,7 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& source,
   if (const toml::table* report = table_at("report")) {
     for (const auto& [key, node] : *report) {
       const std::string name(key.str());
-      if (name == "target") {
-        if (!node.is_number()) fail(source, "report.target must be a number (an accuracy)");
+      if (name == "target" && node.is_number()) {
         layout.target = *node.value<double>();
         continue;
       }
@@ -285,6 +284,8 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& source,
         layout.title = value;
       } else if (name == "notes") {
         layout.notes = value;
+      } else if (name == "target") {
+        layout.target_config = value;
       } else if (name == "rows" || name == "columns") {
         const bool known_dimension = std::find(spec.dimensions.begin(), spec.dimensions.end(),
                                                value) != spec.dimensions.end();
@@ -303,6 +304,19 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& source,
   if (!layout.columns.empty() && layout.columns == layout.rows) {
     fail(source, "report.rows and report.columns must be different dimensions");
   }
+  if (!layout.target_config.empty()) {
+    const bool found = std::any_of(spec.points.begin(), spec.points.end(), [&](const auto& p) {
+      for (const auto& [dimension, value] : p.labels) {
+        if (dimension == layout.rows && value == layout.target_config) return true;
+      }
+      return false;
+    });
+    if (!found) {
+      fail(source, fmt::format("report.target = \"{}\" is not a value of the row dimension '{}' "
+                               "(give an accuracy, or a {} of this sweep)",
+                               layout.target_config, layout.rows, layout.rows));
+    }
+  }
   return spec;
 }
 
@@ -311,7 +325,9 @@ SweepSpec load_sweep_spec(const std::string& path) {
   if (!in) throw ConfigError("cannot read sweep spec '" + path + "'", "check the path");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_sweep_spec(text.str(), path, fs::path(path).parent_path().string());
+  SweepSpec spec = parse_sweep_spec(text.str(), path, fs::path(path).parent_path().string());
+  spec.spec_path = path;
+  return spec;
 }
 
 void check_sweep_points(const SweepSpec& spec) {

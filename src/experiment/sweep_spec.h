@@ -13,13 +13,15 @@
 namespace dsgd {
 
 // How `dsgd report` lays a sweep out: which dimension runs down the rows, which (optional) across
-// the columns, and the accuracy whose time-to-reach the tables show (0: none).
+// the columns, and the accuracy whose time-to-reach the tables show: a number, or the final
+// accuracy (mean over seeds) of the row named target_config in the same group, e.g. "ssgd".
 struct ReportLayout {
   std::string title;
   std::string notes;  // markdown kept at the top of the report: what was run and why
   std::string rows;
   std::string columns;
-  double target = 0.0;
+  double target = 0.0;  // 0: none
+  std::string target_config;
 };
 
 struct SweepPoint {
@@ -36,6 +38,7 @@ struct SweepSpec {
   std::vector<std::string> dimensions;
   std::vector<SweepPoint> points;
   ReportLayout report;
+  std::string spec_path;  // the file it came from, quoted by the report
 };
 
 // Parses and expands a spec. Relative paths in it (base, out) are taken from `spec_dir`. Throws
