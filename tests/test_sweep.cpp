@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <regex>
@@ -11,6 +12,7 @@
 
 #include "cli_helpers.h"
 #include "core/errors.h"
+#include "experiment/report.h"
 #include "experiment/run_results.h"
 #include "experiment/sweep_spec.h"
 
@@ -293,6 +295,81 @@ TEST(ReportCli, LooseRunFoldersAreGroupedBySeedFolder) {
   EXPECT_NE(report.find("| dana | 2 |"), std::string::npos) << report;
   EXPECT_FALSE(fs::exists(dir / "plots"));
   EXPECT_EQ(run_dsgd("report " + (dir / "nothing").string()).exit_code, 2);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dsgd
+
+namespace dsgd {
+namespace {
+
+// A run folder with the given outcome and metrics rows (epoch, updates, sim_time, test_acc).
+void fake_run(const fs::path& dir, const std::string& status, double final_acc,
+              const std::vector<std::array<double, 4>>& rows) {
+  fs::create_directories(dir);
+  nlohmann::json summary = {{"status", status},
+                            {"final_test_acc", final_acc},
+                            {"best_test_acc", final_acc + 0.01},
+                            {"wall_time", 10.0}};
+  std::ofstream(dir / "summary.json") << summary.dump();
+  std::ofstream metrics(dir / "metrics.csv");
+  metrics << "epoch,updates,sim_time,train_loss,test_acc\n";
+  for (const auto& r : rows)
+    metrics << r[0] << "," << r[1] << "," << r[2] << ",0.5," << r[3] << "\n";
+}
+
+TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
+  const fs::path dir = fresh_dir("report_fake");
+  // Two configurations × two seeds; "ref" is the reference whose final accuracy is the target.
+  fake_run(dir / "ref/1", "ok", 0.80, {{1, 10, 100, 0.70}, {2, 20, 200, 0.80}});
+  fake_run(dir / "ref/2", "ok", 0.84, {{1, 10, 110, 0.75}, {2, 20, 210, 0.84}});
+  fake_run(dir / "fast/1", "ok", 0.90, {{1, 10, 50, 0.83}, {2, 20, 100, 0.90}});
+  fake_run(dir / "fast/2", "ok", 0.88, {{1, 10, 60, 0.79}, {2, 20, 120, 0.88}});
+  fake_run(dir / "bad/1", "ok", 0.81, {{1, 10, 70, 0.81}, {2, 20, 140, 0.81}});
+  fake_run(dir / "bad/2", "collapsed", 0.10, {{1, 10, 80, 0.10}});
+  nlohmann::json points = nlohmann::json::array();
+  for (const char* config : {"ref", "fast", "bad"}) {
+    for (const char* seed : {"1", "2"}) {
+      points.push_back(
+          {{"dir", std::string(config) + "/" + seed},
+           {"labels", nlohmann::json::array({nlohmann::json::array({"config", config}),
+                                             nlohmann::json::array({"seed", seed})})}});
+    }
+  }
+  nlohmann::json sweep = {
+      {"dimensions", {"config", "seed"}},
+      {"spec", "fake.toml"},
+      {"report", {{"rows", "config"}, {"target_config", "ref"}, {"title", "Fake"}}},
+      {"points", points}};
+  std::ofstream(dir / "sweep.json") << sweep.dump();
+  std::ofstream(dir / "report.md") << "# old\n\n<!-- notes -->\nKept commentary.\n";
+
+  ReportOptions options{{dir.string()}, "", 0.0, false, "dsgd report fake"};
+  ASSERT_EQ(write_report(options), (dir / "report.md").string());
+  const std::string report = read_file(dir / "report.md");
+  // ref: final 0.82 ± 0.0283; its own target 0.82 is first reached at epoch 2 (seed 2 only:
+  // seed 1 ends at 0.80).
+  EXPECT_NE(report.find("| ref | 2 | 0.8200 ± 0.0283 | 0.8300 ± 0.0283 | 2 / 20 / 210 (1/2) |"),
+            std::string::npos)
+      << report;
+  // fast reaches 0.82 at epoch 1 (seed 1, t = 50) and epoch 2 (seed 2, t = 120): means.
+  EXPECT_NE(report.find("| fast | 2 | 0.8900 ± 0.0141 | 0.9000 ± 0.0141 | 1.5 / 15 / 85 |"),
+            std::string::npos)
+      << report;
+  // A collapsed seed is shown as such, never averaged away; neither seed gets to 0.82.
+  EXPECT_NE(report.find("| bad | 2 | 0.8100, collapsed | 0.8200, collapsed | never |"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("time to ref's final acc"), std::string::npos) << report;
+  EXPECT_NE(report.find("Runs: `dsgd sweep fake.toml`"), std::string::npos) << report;
+  EXPECT_EQ(report.find("# old"), std::string::npos) << report;
+  EXPECT_NE(report.find("\n<!-- notes -->\nKept commentary.\n"), std::string::npos) << report;
+  // The CSV has the same numbers at full precision.
+  const auto csv = testing::read_csv(dir / "report.csv");
+  ASSERT_EQ(csv.size(), 4u);
+  EXPECT_EQ(csv[1][0], "ref");
+  EXPECT_NEAR(std::stod(csv[1][3]), 0.82, 1e-12);
   fs::remove_all(dir);
 }
 

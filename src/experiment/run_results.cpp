@@ -96,16 +96,20 @@ void add_to(std::vector<Configuration>& configurations, RunResult run) {
   configurations.push_back({key, {std::move(run)}});
 }
 
+void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& experiment);
+
 void load_sweep(const fs::path& dir, Experiment& experiment) {
-  nlohmann::json sweep;
   try {
     std::ifstream in(dir / "sweep.json");
-    sweep = nlohmann::json::parse(in);
+    read_sweep(dir, nlohmann::json::parse(in), experiment);
   } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(
-        fmt::format("'{}' is not valid JSON: {}", (dir / "sweep.json").string(), e.what()),
-        "run the sweep again: it rewrites sweep.json");
+    throw ConfigError(fmt::format("'{}' is not a sweep.json dsgd wrote: {}",
+                                  (dir / "sweep.json").string(), e.what()),
+                      "run the sweep again: it rewrites sweep.json");
   }
+}
+
+void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& experiment) {
   for (const auto& d : sweep.at("dimensions")) {
     const std::string name = d.get<std::string>();
     if (name != "seed" && std::find(experiment.dimensions.begin(), experiment.dimensions.end(),
