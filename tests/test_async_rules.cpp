@@ -321,6 +321,69 @@ TEST(AsyncRulesHand, DanaZero) {
   check_hand_run("dana-zero", hand_options(), kTheta0, expected);
 }
 
+// Gap-Aware's penalty C = 1 + |θ − θ̂_i| / (sqrt(r / (1 − β^t)) + ε) and its running mean r of
+// the squared step, by hand over the shared events (ga.beta and ga.epsilon at their defaults).
+struct GapAwareHand {
+  double beta = 0.999, epsilon = 1e-8;
+  Vec r = {0, 0, 0};
+  int t = 0;
+  Vec penalty(const Vec& theta, const Vec& hat) const {
+    const double correction = t == 0 ? 0.0 : 1.0 / (1.0 - std::pow(beta, t));
+    Vec typical = plus(sqrt_of(correction * r), epsilon);
+    Vec gap = theta - hat;
+    for (double& x : gap) x = std::fabs(x);
+    return plus(gap / typical, 1.0);
+  }
+  void step(const Vec& before, const Vec& after) {
+    r = beta * r + (1.0 - beta) * ((before - after) * (before - after));
+    ++t;
+  }
+};
+
+TEST(AsyncRulesHand, GapAwareAsgd) {
+  Vec theta = kTheta0, v = {0, 0, 0};
+  std::vector<Vec> sent = {kTheta0, kTheta0};
+  GapAwareHand ga;
+  std::vector<Expected> expected;
+  std::vector<double> penalties;
+  for (const Event& e : kEvents) {
+    // d' = d / C;  v ← γv + ηd';  θ ← θ − v;  r ← βr + (1 − β)(θ_before − θ)²
+    const Vec c = ga.penalty(theta, sent[e.worker]);
+    penalties.push_back(c[0]);
+    v = kMomentum * v + e.lr * ((e.g + kDecay * sent[e.worker]) / c);
+    const Vec before = theta;
+    theta = theta - v;
+    ga.step(before, theta);
+    sent[e.worker] = theta;
+    expected.push_back({theta, theta});
+  }
+  // By hand, element 0: the first message is fresh (C = 1); the second was taken at θ0, one step
+  // of 0.051 ago, and the typical step so far is that step: C = 1 + 0.051/0.051 = 2.
+  EXPECT_EQ(penalties[0], 1.0);
+  EXPECT_NEAR(penalties[1], 2.0, 1e-6);
+  check_hand_run("ga-asgd", hand_options(), kTheta0, expected);
+}
+
+TEST(AsyncRulesHand, DanaGapAware) {
+  Vec theta = kTheta0;
+  std::vector<Vec> v = {{0, 0, 0}, {0, 0, 0}};
+  std::vector<Vec> sent = {kTheta0, kTheta0};
+  GapAwareHand ga;
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    // d' = d / C (gap to the look-ahead the worker was sent);  DANA-Zero with d'
+    const Vec c = ga.penalty(theta, sent[e.worker]);
+    Vec& vi = v[e.worker];
+    vi = kMomentum * vi + e.lr * ((e.g + kDecay * sent[e.worker]) / c);
+    const Vec before = theta;
+    theta = theta - vi;
+    ga.step(before, theta);
+    sent[e.worker] = theta - kMomentum * (v[0] + v[1]);
+    expected.push_back({sent[e.worker], theta});
+  }
+  check_hand_run("dana-ga", hand_options(), kTheta0, expected);
+}
+
 TEST(AsyncRulesHand, DanaSlim) {
   Vec big_theta = kTheta0;
   std::vector<Vec> v = {{0, 0, 0}, {0, 0, 0}};
@@ -562,6 +625,7 @@ TEST(AsyncRulesEquivalence, OneWorkerIsSgdUnderAChangingSchedule) {
         {"asgd", plain, 0.04},         {"asgd-m", heavy, 0.04},      {"multi-asgd", heavy, 0.04},
         {"dc-asgd", heavy, 0.04},      {"nag-asgd", nesterov, 0.04}, {"dana-zero", nesterov, 0.04},
         {"dana-slim", nesterov, 0.04}, {"dana-dc", nesterov, 0.0},   {"asgd-da", plain, 0.04},
+        {"ga-asgd", heavy, 0.04},  // one worker: every message is fresh, no gap
     };
     for (const Case& c : cases) {
       SCOPED_TRACE(c.name);
@@ -711,6 +775,9 @@ TEST(AsyncRulesState, ServerBytesAreWhatTheTableLists) {
       {"dana-dc", false, f * p * (2 * n + 4), 2 * f * p},
       {"dana-dc", true, f * p * (2 * n + 4) + f * p * n, 2 * f * p},
       {"asgd-da", false, f * p + 8 * (n + 1)},  // θ, and N + 1 update counters
+      // The base rule, θ̂_1..θ̂_N, r, and the update count; θ before the step and d' (scratch).
+      {"ga-asgd", false, f * p * (n + 5) + 8, 2 * f * p},
+      {"dana-ga", false, f * p * (2 * n + 6) + 8, 3 * f * p},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name + (c.adaptive ? " (adaptive)" : ""));
@@ -842,9 +909,9 @@ TEST(AsyncRulesRegistry, NamesInListOrder) {
     EXPECT_FALSE(algorithm.description.empty()) << algorithm.name;
     EXPECT_EQ(&find_async_algorithm(algorithm.name), &algorithm);
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"asgd", "asgd-m", "nag-asgd", "multi-asgd", "dana-zero",
-                                      "dana-slim", "dc-asgd", "dana-dc", "asgd-da"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"asgd", "asgd-m", "nag-asgd", "multi-asgd",
+                                             "dana-zero", "dana-slim", "dc-asgd", "dana-dc",
+                                             "asgd-da", "ga-asgd", "dana-ga"}));
 }
 
 TEST(AsyncRulesRegistry, UnknownNameSuggestsTheClosest) {

@@ -217,7 +217,7 @@ TEST(AsyncSim, OneWorkerIsSgdUnderAChangingSchedule) {
   ASSERT_EQ(
       run_dsgd(job + "--set algo=sgd --set nesterov=true --out " + nesterov.string()).exit_code, 0);
   for (std::string algo : {"asgd-m", "multi-asgd", "dc-asgd", "nag-asgd", "dana-zero", "dana-slim",
-                           "dana-dc --set dc.lambda=0"}) {
+                           "dana-dc --set dc.lambda=0", "ga-asgd"}) {
     SCOPED_TRACE(algo);
     fs::path run = fresh_dir("n1_async");
     CliResult r = run_dsgd(job + "--set workers=1 --set algo=" + algo + " --out " + run.string());

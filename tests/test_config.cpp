@@ -156,6 +156,16 @@ TEST(Config, AlgorithmsOwnTheirKeys) {
       {"dc.ms_decay", "[0, 1)"});
   expect_config_error(
       [] {
+        parse_config("", {"algo=dana-ga", "ga.beta=1"});
+      },
+      {"ga.beta", "[0, 1)"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=ga-asgd", "ga.epsilon=0"});
+      },
+      {"ga.epsilon", "1e-12"});
+  expect_config_error(
+      [] {
         parse_config("", {"algo=kavg", "kavg.period=0"});
       },
       {"kavg.period", ">= 1"});

@@ -55,22 +55,26 @@ double relative_error(const torch::Tensor& a, const torch::Tensor& b) {
 }
 
 TEST(Mpi, AsyncOneWorkerIsTheSimulator) {
-  fs::path mpi = fresh_dir("mpi_one"), sim = fresh_dir("sim_one");
-  // A changing schedule and weight decay: the rate each worker gets with its parameters counts.
-  const std::string job = kSmall + "--set algo=dana-slim --set workers=1 " + kChangingSchedule;
-  CliResult r = run_mpi(2, job + "--engine mpi --out " + mpi.string());
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
-  auto a = final_state(mpi), b = final_state(sim);
-  EXPECT_EQ(relative_error(dsgd::checkpoint_entry(a, "engine/server/theta"),
-                           dsgd::checkpoint_entry(b, "engine/server/theta")),
-            0.0);
-  // The gap aside: the simulator measures DANA-Slim's at the actual parameters Θ + γΣv_j, which
-  // on MPI live on the workers, so the MPI server reports Θ_now − Θ_sent (docs/design.md).
-  EXPECT_EQ(without_columns(read_csv(mpi / "metrics.csv"), {"wall_time", "sim_time", "gap_rms"}),
-            without_columns(read_csv(sim / "metrics.csv"), {"wall_time", "sim_time", "gap_rms"}));
-  fs::remove_all(mpi);
-  fs::remove_all(sim);
+  for (const char* algo : {"dana-slim", "dana-ga"}) {
+    SCOPED_TRACE(algo);
+    fs::path mpi = fresh_dir("mpi_one"), sim = fresh_dir("sim_one");
+    // A changing schedule and weight decay: the rate each worker gets with its parameters counts.
+    const std::string job = kSmall + "--set algo=" + algo + " --set workers=1 " + kChangingSchedule;
+    CliResult r = run_mpi(2, job + "--engine mpi --out " + mpi.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
+    auto a = final_state(mpi), b = final_state(sim);
+    EXPECT_EQ(relative_error(dsgd::checkpoint_entry(a, "engine/server/theta"),
+                             dsgd::checkpoint_entry(b, "engine/server/theta")),
+              0.0);
+    // The gap aside: the simulator measures DANA-Slim's at the actual parameters Θ + γΣv_j,
+    // which on MPI live on the workers, so the MPI server reports Θ_now − Θ_sent
+    // (docs/design.md).
+    EXPECT_EQ(without_columns(read_csv(mpi / "metrics.csv"), {"wall_time", "sim_time", "gap_rms"}),
+              without_columns(read_csv(sim / "metrics.csv"), {"wall_time", "sim_time", "gap_rms"}));
+    fs::remove_all(mpi);
+    fs::remove_all(sim);
+  }
 }
 
 // Left to dsgd, each rank takes its share of its host's cores (as torchrun does), not every core:

@@ -202,8 +202,8 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
   }
   const std::string csv = read_file(out / "report.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // header and two configurations
-  EXPECT_TRUE(is_png(out / "plots" / "all.png"));
-  EXPECT_TRUE(is_svg(out / "plots" / "all.svg"));
+  EXPECT_TRUE(is_png(out / "report-plots" / "all.png"));
+  EXPECT_TRUE(is_svg(out / "report-plots" / "all.svg"));
   fs::remove_all(dir);
 }
 
@@ -293,7 +293,7 @@ TEST(ReportCli, LooseRunFoldersAreGroupedBySeedFolder) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string report = read_file(dir / "r.md");
   EXPECT_NE(report.find("| dana | 2 |"), std::string::npos) << report;
-  EXPECT_FALSE(fs::exists(dir / "plots"));
+  EXPECT_FALSE(fs::exists(dir / "r-plots"));
   EXPECT_EQ(run_dsgd("report " + (dir / "nothing").string()).exit_code, 2);
   fs::remove_all(dir);
 }

@@ -17,5 +17,7 @@ AsyncAlgorithm dana_slim_algorithm();
 AsyncAlgorithm dc_asgd_algorithm();
 AsyncAlgorithm dana_dc_algorithm();
 AsyncAlgorithm delay_adaptive_asgd_algorithm();
+AsyncAlgorithm gap_aware_asgd_algorithm();
+AsyncAlgorithm dana_gap_aware_algorithm();
 
 }  // namespace dsgd

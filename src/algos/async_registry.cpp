@@ -21,6 +21,8 @@ const std::vector<AsyncAlgorithm>& async_algorithms() {
       dc_asgd_algorithm(),
       dana_dc_algorithm(),
       delay_adaptive_asgd_algorithm(),
+      gap_aware_asgd_algorithm(),
+      dana_gap_aware_algorithm(),
   };
   // clang-format on
   return algorithms;

@@ -133,12 +133,20 @@ Row summarise(const Configuration& c, double target) {
         mean.sim_time += r.sim_time / reached.size();
       }
       row.reached_mean = mean;
-      row.target = fmt::format("{:.3g} / {:.0f} / {:.3g}", mean.epoch, mean.updates, mean.sim_time);
+      row.target = fmt::format("{:.3g} / {:.0f} / {:.0f}", mean.epoch, mean.updates, mean.sim_time);
       if (row.reached < with_metrics)
         row.target += fmt::format(" ({}/{})", row.reached, with_metrics);
     }
   }
   return row;
+}
+
+// A CSV field, quoted where it holds a comma or a quote (RFC 4180).
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 
 std::string csv_number(std::optional<double> v) { return v ? fmt::format("{}", *v) : ""; }
@@ -253,7 +261,8 @@ std::vector<Panel> figure_panels(const std::vector<const Configuration*>& group,
     panels.push_back(std::move(panel));
   }
   if (any_metric(group, "learner_spread")) {
-    Panel panel{"learner spread before averaging", "epoch", "spread", true, "top right", false, {}};
+    Panel panel{
+        "learner spread at each evaluation", "epoch", "spread", true, "top right", false, {}};
     for (const auto* c : group) {
       panel.curves.push_back(seed_curve(*c, name(*c), "epoch", "learner_spread"));
     }
@@ -318,6 +327,8 @@ std::string write_report(const ReportOptions& options) {
   const fs::path report_path =
       options.out.empty() ? fs::path(options.dirs.front()) / "report.md" : fs::path(options.out);
   const fs::path folder = report_path.has_parent_path() ? report_path.parent_path() : ".";
+  // Each report's figures in a folder of their own, so reports can share a folder.
+  const std::string plots = report_path.stem().string() + "-plots";
   fs::create_directories(folder);
 
   int runs = 0;
@@ -366,7 +377,8 @@ std::string write_report(const ReportOptions& options) {
   if (staleness) header.push_back("staleness");
   if (gap) header.push_back("gap RMS");
   if (traffic) {
-    header.insert(header.end(), {"global MB", "local MB", "global reductions", "local reductions"});
+    header.insert(header.end(), {"global MB", "local MB", "global reductions", "local reductions",
+                                 "compute time", "comm time"});
   }
   header.push_back("wall time");
   for (const auto& h : header) md << " " << h << " |";
@@ -374,7 +386,7 @@ std::string write_report(const ReportOptions& options) {
   for (size_t i = 0; i < header.size(); ++i) md << "---|";
   md << "\n";
   std::ostringstream csv;
-  for (const auto& d : experiment.dimensions) csv << d << ",";
+  for (const auto& d : experiment.dimensions) csv << csv_field(d) << ",";
   csv << "seeds,finished,final_acc_mean,final_acc_std,best_acc_mean,best_acc_std,target_epoch,"
          "target_updates,target_sim_time,staleness_mean,gap_rms,global_bytes,local_bytes,"
          "global_reductions,local_reductions,wall_time\n";
@@ -399,11 +411,13 @@ std::string write_report(const ReportOptions& options) {
       auto count = [](std::optional<double> v) { return v ? fmt::format("{:.0f}", *v) : "-"; };
       md << " " << mb(traffic_value("global_bytes")) << " | " << mb(traffic_value("local_bytes"))
          << " | " << count(traffic_value("global_reductions")) << " | "
-         << count(traffic_value("local_reductions")) << " |";
+         << count(traffic_value("local_reductions")) << " | "
+         << count(traffic_value("compute_time")) << " | " << count(traffic_value("comm_time"))
+         << " |";
     }
     md << " " << (row.wall.n ? format_duration(row.wall.mean) : "-") << " |\n";
 
-    for (const auto& d : experiment.dimensions) csv << label_of(c.labels, d) << ",";
+    for (const auto& d : experiment.dimensions) csv << csv_field(label_of(c.labels, d)) << ",";
     auto stat = [](const SeedStats& s, bool std) {
       return s.n == 0 ? std::string() : fmt::format("{}", std ? s.std : s.mean);
     };
@@ -497,7 +511,7 @@ std::string write_report(const ReportOptions& options) {
     if (!row_dimension.empty()) free.push_back(row_dimension);
     for (const auto& [key, group] : group_by(free)) {
       const std::string title = key.empty() ? "every configuration" : joined(key, "", ", ");
-      const std::string base = "plots/" + slug(joined(key, "", "_"));
+      const std::string base = plots + "/" + slug(joined(key, "", "_"));
       md << "\n### " << title << "\n\n"
          << fmt::format("![{}]({}.png) ([SVG]({}.svg))\n", title, base, base);
       figures.push_back({base, key.empty() ? "" : title, figure_panels(group, row_dimension)});
@@ -510,8 +524,8 @@ std::string write_report(const ReportOptions& options) {
     if (notes != std::string::npos) md << previous.substr(notes);
   }
   write_file_atomically(report_path.string(), md.str());
-  write_file_atomically((folder / "report.csv").string(), csv.str());
-  if (!figures.empty()) fs::create_directories(folder / "plots");
+  write_file_atomically((folder / (report_path.stem().string() + ".csv")).string(), csv.str());
+  if (!figures.empty()) fs::create_directories(folder / plots);
   for (const Figure& figure : figures) {
     draw_figure((folder / figure.base).string(), figure.title, figure.panels);
   }

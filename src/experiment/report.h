@@ -3,7 +3,7 @@
 // to the target accuracy, staleness, gap, traffic), then, where the sweep names a `columns`
 // dimension, the final accuracy pivoted the way the sweep was declared, and one figure per panel
 // group (test accuracy and training loss against epochs and simulated time, staleness histograms,
-// learner spread). report.csv holds the first table for other tools. Commentary written below a
+// learner spread). <name>.csv next to <name>.md holds the first table for other tools. Commentary written below a
 // `<!-- notes -->` line of an existing report is kept when the report is made again.
 #pragma once
 
@@ -20,7 +20,7 @@ struct ReportOptions {
   std::string command;  // how the report was asked for, quoted at its top
 };
 
-// Writes the report (and report.csv, plots/ next to it); returns its path.
+// Writes the report (and <name>.csv and <name>-plots/ next to it); returns its path.
 std::string write_report(const ReportOptions& options);
 
 }  // namespace dsgd
