@@ -45,16 +45,19 @@ bool has_band(const Curve& curve) {
   return false;
 }
 
-// Runs `gnuplot script`, its messages into script.log; throws with them on failure.
+// Runs `gnuplot script` in the script's folder (the script names its files relative to it, so
+// the folder can move), its messages into script.log; throws with them on failure.
 void run_gnuplot(const std::string& script) {
   const std::string log = script + ".log";
+  const std::string folder = fs::path(script).parent_path().string();
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   std::string program = "gnuplot";
-  std::string argument = script;
+  std::string argument = fs::path(script).filename().string();
   char* argv[] = {program.data(), argument.data(), nullptr};
   pid_t pid = 0;
   const int error = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
@@ -81,6 +84,7 @@ void run_gnuplot(const std::string& script) {
 void draw_figure(const std::string& base, const std::string& title,
                  const std::vector<Panel>& panels) {
   const std::string absolute = fs::absolute(base).string();
+  const std::string name = fs::path(base).filename().string();  // what the script calls its files
   std::ostringstream data;
   std::ostringstream plots;
   int block = 0;
@@ -105,13 +109,13 @@ void draw_figure(const std::string& base, const std::string& title,
         parts.push_back(
             fmt::format("{} index {} using 1:3:4 with filledcurves fs transparent "
                         "solid 0.15 noborder lc rgb \"{}\" notitle",
-                        quoted(absolute + ".dat"), block, colour));
+                        quoted(name + ".dat"), block, colour));
       }
       parts.push_back(fmt::format(
           "{} index {} using 1:2 with {} lw 1.5 dt {} lc rgb \"{}\" "
           "title {}",
-          quoted(absolute + ".dat"), block, panel.points ? "linespoints pt 7 ps 0.5" : "lines",
-          dash, colour, quoted(curve.title)));
+          quoted(name + ".dat"), block, panel.points ? "linespoints pt 7 ps 0.5" : "lines", dash,
+          colour, quoted(curve.title)));
       ++block;
     }
     plots << "set title " << quoted(panel.title) << "\n";
@@ -135,14 +139,13 @@ void draw_figure(const std::string& base, const std::string& title,
   const int width = 560 * columns;
   const int height = 380 * rows + 40;
   std::ostringstream script;
-  script << "# Made by dsgd report; run `gnuplot " << fs::path(absolute).filename().string()
-         << ".gp` to draw it again.\n"
+  script << "# Made by dsgd report; `gnuplot " << name << ".gp` in this folder draws it again.\n"
          << "set termoption noenhanced\nset key font \",8\" samplen 2\n"
          << "set grid lc rgb \"#dddddd\"\n";
   for (const auto& [terminal, extension] :
        {std::pair<std::string, std::string>{"pngcairo", "png"}, {"svg dynamic", "svg"}}) {
     script << fmt::format("set terminal {} size {},{} font \"sans,10\"\n", terminal, width, height)
-           << "set output " << quoted(absolute + "." + extension) << "\n"
+           << "set output " << quoted(name + "." + extension) << "\n"
            << fmt::format("set multiplot layout {},{} title {}\n", rows, columns, quoted(title))
            << plots.str() << "unset multiplot\nset output\n";
   }
