@@ -1,7 +1,6 @@
 // The factories of the asynchronous algorithms, one per file in src/algos/ (x_algorithm() in
-// x.cpp; asgd, asgd-m and nag-asgd share server_sgd.cpp), collected by async_registry.cpp. Adding an algorithm: one new file, one line here, one
-// line in the registry.
-// Private to src/algos/.
+// x.cpp; asgd, asgd-m and nag-asgd share server_sgd.cpp), collected by async_registry.cpp. Adding
+// an algorithm: one new file, one line here, one line in the registry. Private to src/algos/.
 #pragma once
 
 #include "algos/async_rule.h"

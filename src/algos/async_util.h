@@ -136,6 +136,48 @@ struct PerWorker {
   std::vector<torch::Tensor> rows;
 };
 
+// A server rule whose messages are corrected before it applies them, by how far θ moved since the
+// message's worker was sent its parameters: the base of DelayCompensated and GapAware. It keeps
+// θ̂_i, what it last sent worker i (checkpointed as "theta_hat"); a subclass says how d becomes d'
+// (correct) and may look at the step the inner rule took (applied).
+template <class Server>
+class CorrectedMessages : public Server {
+ public:
+  using Server::Server;
+
+  void parameters_for(int64_t worker, torch::Tensor& out) override {
+    // out = what the inner rule sends;  θ̂_i ← out
+    Server::parameters_for(worker, out);
+    sent_[worker].copy_(out);
+  }
+  // d = message, d' = corrected_: the inner rule applies d'.
+  void apply(int64_t worker, const torch::Tensor& message, double lr) final {
+    this->check_call(worker, message);
+    correct(worker, message, corrected_);
+    Server::apply(worker, corrected_, lr);
+    applied();
+  }
+  // d' is rebuilt on every update: counted, not checkpointed.
+  int64_t state_bytes() const override {
+    return Server::state_bytes() + bytes_of(sent_.block) + bytes_of(corrected_);
+  }
+  NamedTensors state() override {
+    NamedTensors state = Server::state();
+    state.emplace_back("theta_hat", sent_.block);
+    return state;
+  }
+
+ protected:
+  // out = d', from d and θ̂_i = sent_[worker] (which may serve as scratch: it is recorded again
+  // before the worker's next message).
+  virtual void correct(int64_t worker, const torch::Tensor& message, torch::Tensor& out) = 0;
+  // After the inner rule's update.
+  virtual void applied() {}
+
+  PerWorker sent_{this->theta_, this->workers_};               // θ̂_1..θ̂_N
+  torch::Tensor corrected_ = torch::empty_like(this->theta_);  // d', scratch
+};
+
 // The registry entry of an algorithm from its server and worker rule classes, each constructed
 // as (resolved options, θ0, N) and (resolved options, θ0); `specs` are the algorithm's own keys.
 template <class Server, class Worker>

@@ -28,9 +28,7 @@ DelayCompensation::DelayCompensation(const AsyncOptions& options, const torch::T
                                      int64_t workers)
     : lambda_(options.values.number("dc.lambda")),
       adaptive_(options.values.flag("dc.adaptive")),
-      decay_(options.values.number("dc.ms_decay")),
-      sent_(zeros_per_worker(theta, workers)),
-      sent_rows_(rows_of(sent_, theta)) {
+      decay_(options.values.number("dc.ms_decay")) {
   if (adaptive_) {
     // MS_i = 0  ⇔  r_i = sqrt(ε)
     rms_ = torch::full({workers, theta.numel()}, std::sqrt(kEpsilon), theta.options());
@@ -39,16 +37,12 @@ DelayCompensation::DelayCompensation(const AsyncOptions& options, const torch::T
   }
 }
 
-void DelayCompensation::record(int64_t worker, const torch::Tensor& sent) {
-  sent_rows_[worker].copy_(sent);
-}
-
-// g = gradient, θ = theta, scale = the caller's η, θ̂_i = sent_rows_[i], λ_dc = lambda_, m = decay_,
+// g = gradient, θ = theta, scale = the caller's η, θ̂_i = hat, λ_dc = lambda_, m = decay_,
 // r_i = rms_rows_[i] = sqrt(MS_i + ε), (1−m)ε = rms_floor_.
-void DelayCompensation::add_to(torch::Tensor& acc, int64_t worker, const torch::Tensor& gradient,
-                               const torch::Tensor& theta, double scale) {
+void DelayCompensation::add_to(torch::Tensor& acc, torch::Tensor& hat, int64_t worker,
+                               const torch::Tensor& gradient, const torch::Tensor& theta,
+                               double scale) {
   if (lambda_ == 0.0) return;
-  torch::Tensor& hat = sent_rows_[worker];
   // θ̂_i ← (θ − θ̂_i)⊙g   (θ̂_i becomes scratch)
   at::sub_out(hat, theta, hat);
   hat.mul_(gradient);
@@ -70,10 +64,9 @@ void DelayCompensation::add_to(torch::Tensor& acc, int64_t worker, const torch::
   acc.addcdiv_(hat, r, scale * lambda_);
 }
 
-int64_t DelayCompensation::state_bytes() const { return bytes_of(sent_) + bytes_of(rms_); }
+int64_t DelayCompensation::state_bytes() const { return bytes_of(rms_); }
 
 void DelayCompensation::append_state(NamedTensors& state) {
-  state.emplace_back("theta_hat", sent_);
   if (adaptive_) state.emplace_back("dc_rms", rms_);
 }
 

@@ -34,54 +34,50 @@ namespace dsgd {
 std::vector<OptionSpec> gap_aware_options();
 
 template <class Server>
-class GapAware : public Server {
+class GapAware : public async_internal::CorrectedMessages<Server> {
+  using Base = async_internal::CorrectedMessages<Server>;
+
  public:
-  using Server::Server;
-
-  void parameters_for(int64_t worker, torch::Tensor& out) override {
-    // out = what the inner rule sends;  θ̂_i ← out
-    Server::parameters_for(worker, out);
-    sent_[worker].copy_(out);
-  }
-
-  // d = message, θ = theta_, θ̂_i = sent_[i] (scratch once read), r = step_sq_, t = updates_.
-  void apply(int64_t worker, const torch::Tensor& message, double lr) override {
-    this->check_call(worker, message);
-    torch::Tensor& theta = this->theta_;
-    torch::Tensor& penalty = sent_[worker];
-    // typical = sqrt(r / (1 − β^t)) + ε   (r̂ = 0 before the first update)
-    int64_t& updates = *updates_.data_ptr<int64_t>();
-    const double correction =
-        updates == 0 ? 0.0 : 1.0 / (1.0 - std::pow(beta_, static_cast<double>(updates)));
-    correction_.fill_(correction);
-    at::mul_out(before_, step_sq_, correction_).sqrt_().add_(epsilon_);
-    // C = 1 + |θ − θ̂_i| / typical   (θ̂_i's row becomes C)
-    at::sub_out(penalty, theta, penalty).abs_().div_(before_).add_(one_);
-    // d' = d / C, applied by the inner rule
-    at::div_out(penalized_, message, penalty);
-    before_.copy_(theta);
-    Server::apply(worker, penalized_, lr);
-    // r ← β·r + (1 − β)·(θ_before − θ)²;  t ← t + 1
-    before_.sub_(theta);
-    step_sq_.mul_(beta_scalar_).addcmul_(before_, before_, 1.0 - beta_);
-    ++updates;
-  }
+  using Base::Base;
 
   int64_t state_bytes() const override {
-    return Server::state_bytes() + async_internal::bytes_of(sent_.block) +
-           async_internal::bytes_of(step_sq_) + async_internal::bytes_of(before_) +
-           async_internal::bytes_of(penalized_) + async_internal::bytes_of(updates_);
+    return Base::state_bytes() + async_internal::bytes_of(step_sq_) +
+           async_internal::bytes_of(before_) + async_internal::bytes_of(updates_);
   }
-  // The scratch vectors are rebuilt on every update: they need no checkpoint.
+  // θ before the step is rebuilt on every update: it needs no checkpoint.
   NamedTensors state() override {
-    NamedTensors state = Server::state();
-    state.emplace_back("ga_sent", sent_.block);
+    NamedTensors state = Base::state();
     state.emplace_back("ga_step_sq", step_sq_);
     state.emplace_back("ga_updates", updates_);
     return state;
   }
 
  private:
+  // d = message, d' = out, θ = theta_, θ̂_i = sent_[i] (scratch once read), r = step_sq_,
+  // t = updates_.
+  void correct(int64_t worker, const torch::Tensor& message, torch::Tensor& out) override {
+    torch::Tensor& theta = this->theta_;
+    torch::Tensor& penalty = this->sent_[worker];
+    // typical = sqrt(r / (1 − β^t)) + ε   (r̂ = 0 before the first update)
+    const int64_t updates = *updates_.data_ptr<int64_t>();
+    const double correction =
+        updates == 0 ? 0.0 : 1.0 / (1.0 - std::pow(beta_, static_cast<double>(updates)));
+    correction_.fill_(correction);
+    at::mul_out(before_, step_sq_, correction_).sqrt_().add_(epsilon_);
+    // C = 1 + |θ − θ̂_i| / typical   (θ̂_i's row becomes C)
+    at::sub_out(penalty, theta, penalty).abs_().div_(before_).add_(one_);
+    // d' = d / C
+    at::div_out(out, message, penalty);
+    before_.copy_(theta);
+  }
+
+  void applied() override {
+    // r ← β·r + (1 − β)·(θ_before − θ)²;  t ← t + 1
+    before_.sub_(this->theta_);
+    step_sq_.mul_(beta_scalar_).addcmul_(before_, before_, 1.0 - beta_);
+    ++*updates_.data_ptr<int64_t>();
+  }
+
   double beta_ = this->options_.values.number("ga.beta");
   // β, ε, 1 and the bias correction as 0-dim tensors: a double operand would allocate a tensor on
   // every update.
@@ -90,10 +86,8 @@ class GapAware : public Server {
       torch::full({}, this->options_.values.number("ga.epsilon"), this->theta_.options());
   torch::Tensor one_ = torch::ones({}, this->theta_.options());
   torch::Tensor correction_ = torch::zeros({}, this->theta_.options());
-  async_internal::PerWorker sent_{this->theta_, this->workers_};  // θ̂_1..θ̂_N
-  torch::Tensor step_sq_ = torch::zeros_like(this->theta_);       // r
-  torch::Tensor before_ = torch::empty_like(this->theta_);        // θ before the step, scratch
-  torch::Tensor penalized_ = torch::empty_like(this->theta_);     // d', scratch
+  torch::Tensor step_sq_ = torch::zeros_like(this->theta_);  // r
+  torch::Tensor before_ = torch::empty_like(this->theta_);   // θ before the step, scratch
   // t, on the CPU whatever θ's device: a checkpoint entry like any other state.
   torch::Tensor updates_ = torch::zeros({}, torch::kLong);
 };
