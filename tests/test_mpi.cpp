@@ -55,7 +55,11 @@ double relative_error(const torch::Tensor& a, const torch::Tensor& b) {
 }
 
 TEST(Mpi, AsyncOneWorkerIsTheSimulator) {
-  for (const char* algo : {"dana-slim", "dana-ga"}) {
+  // The third: a network from Python (TorchScript), whose BatchNorm buffers travel as the
+  // built-ins' do.
+  const std::string scripted =
+      "dana-zero --set model=" + std::string(DSGD_SOURCE_DIR) + "/tests/fixtures/small_cnn.pt";
+  for (const std::string& algo : {std::string("dana-slim"), std::string("dana-ga"), scripted}) {
     SCOPED_TRACE(algo);
     fs::path mpi = fresh_dir("mpi_one"), sim = fresh_dir("sim_one");
     // A changing schedule and weight decay: the rate each worker gets with its parameters counts.

@@ -40,6 +40,9 @@ void list(const std::string& what) {
     for (const auto& m : model_registry()) {
       std::cout << fmt::format("  {:<12} {}\n", m.name, m.description);
     }
+    std::cout << fmt::format("  {:<12} {}\n", "PATH.pt",
+                             "your own network, saved from Python as TorchScript "
+                             "(torch.jit.script(net).save(PATH)); any name with a '/' is a path");
   }
   if (what.empty() || what == "datasets") {
     section("datasets (dataset = ...)");

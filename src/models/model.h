@@ -13,6 +13,17 @@ namespace dsgd {
 class Model : public torch::nn::Module {
  public:
   virtual torch::Tensor forward(torch::Tensor x) = 0;
+
+  // BatchNorm re-estimation (run/evaluator.h). Whether the model has BatchNorm layers; reset their
+  // running statistics and make them keep the exact (cumulative) average of the batches that
+  // follow; and give them back their own momentum. The defaults handle torch::nn BatchNorm1d/2d
+  // submodules; a model whose layers live elsewhere (TorchScript) overrides all three.
+  virtual bool has_batchnorm();
+  virtual void start_batchnorm_average();
+  virtual void end_batchnorm_average();
+
+ private:
+  std::vector<c10::optional<double>> saved_momentum_;
 };
 
 struct InputShape {

@@ -61,6 +61,39 @@ const std::vector<Entry>& entries() {
 
 }  // namespace
 
+namespace {
+
+template <class Fn>
+void for_each_batchnorm(torch::nn::Module& module, Fn fn) {
+  for (auto& m : module.modules(/*include_self=*/true)) {
+    if (auto* bn = dynamic_cast<torch::nn::BatchNorm1dImpl*>(m.get())) fn(*bn);
+    if (auto* bn = dynamic_cast<torch::nn::BatchNorm2dImpl*>(m.get())) fn(*bn);
+  }
+}
+
+}  // namespace
+
+bool Model::has_batchnorm() {
+  bool found = false;
+  for_each_batchnorm(*this, [&](auto&) { found = true; });
+  return found;
+}
+
+void Model::start_batchnorm_average() {
+  saved_momentum_.clear();
+  // momentum = None makes BatchNorm keep a cumulative average, i.e. the exact mean over batches.
+  for_each_batchnorm(*this, [&](auto& bn) {
+    saved_momentum_.push_back(bn.options.momentum());
+    bn.options.momentum(c10::nullopt);
+    bn.reset_running_stats();
+  });
+}
+
+void Model::end_batchnorm_average() {
+  size_t i = 0;
+  for_each_batchnorm(*this, [&](auto& bn) { bn.options.momentum(saved_momentum_.at(i++)); });
+}
+
 const std::vector<ModelInfo>& model_registry() {
   static const std::vector<ModelInfo> infos = [] {
     std::vector<ModelInfo> out;
@@ -71,6 +104,7 @@ const std::vector<ModelInfo>& model_registry() {
 }
 
 std::shared_ptr<Model> make_model(const std::string& name, const InputShape& shape) {
+  if (is_model_path(name)) return load_torchscript_model(name, shape);
   const auto& table = entries();
   auto it = std::find_if(table.begin(), table.end(),
                          [&](const Entry& entry) { return entry.info.name == name; });

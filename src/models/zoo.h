@@ -22,6 +22,11 @@ std::shared_ptr<Model> make_cifar_resnet(const std::string& name, int depth,
                                          const InputShape& shape);
 std::shared_ptr<Model> make_resnet18(const std::string& name, const InputShape& shape);
 
+// torchscript_model.cpp: a network saved from Python. A model name with a '/' or ending in ".pt"
+// is such a file.
+bool is_model_path(const std::string& name);
+std::shared_ptr<Model> load_torchscript_model(const std::string& path, const InputShape& shape);
+
 // wide_resnet.cpp: Zagoruyko & Komodakis 2016 WRN-depth-widen (depth = 6n + 4).
 std::shared_ptr<Model> make_wide_resnet(const std::string& name, int depth, int widen,
                                         const InputShape& shape);

@@ -4,47 +4,22 @@
 #include "models/model.h"
 
 namespace dsgd {
-namespace {
-
-template <class Fn>
-void for_each_batchnorm(torch::nn::Module& module, Fn fn) {
-  for (auto& m : module.modules(/*include_self=*/true)) {
-    if (auto* bn = dynamic_cast<torch::nn::BatchNorm1dImpl*>(m.get())) fn(*bn);
-    if (auto* bn = dynamic_cast<torch::nn::BatchNorm2dImpl*>(m.get())) fn(*bn);
-  }
-}
-
-}  // namespace
-
-bool has_batchnorm(torch::nn::Module& module) {
-  bool found = false;
-  for_each_batchnorm(module, [&](auto&) { found = true; });
-  return found;
-}
 
 void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first, int64_t batches,
                           torch::Device device) {
-  torch::nn::Module& module = model.module();
-  if (batches <= 0 || !has_batchnorm(module)) return;
-  torch::NoGradGuard no_grad;
-  std::vector<c10::optional<double>> saved_momentum;
-  // momentum = None makes BatchNorm keep a cumulative average, i.e. the exact mean over batches.
-  for_each_batchnorm(module, [&](auto& bn) {
-    saved_momentum.push_back(bn.options.momentum());
-    bn.options.momentum(c10::nullopt);
-    bn.reset_running_stats();
-  });
-  bool was_training = module.is_training();
-  module.train(true);
-  auto* forward_model = dynamic_cast<Model*>(&module);
+  auto* forward_model = dynamic_cast<Model*>(&model.module());
   TORCH_CHECK(forward_model != nullptr, "reestimate_batchnorm needs a dsgd::Model");
+  if (batches <= 0 || !forward_model->has_batchnorm()) return;
+  torch::NoGradGuard no_grad;
+  forward_model->start_batchnorm_average();
+  bool was_training = forward_model->is_training();
+  forward_model->train(true);
   for (int64_t k = 0; k < batches; ++k) {
     Batch batch = stream.batch(first + k);
     forward_model->forward(batch.inputs.to(device));
   }
-  size_t i = 0;
-  for_each_batchnorm(module, [&](auto& bn) { bn.options.momentum(saved_momentum[i++]); });
-  module.train(was_training);
+  forward_model->end_batchnorm_average();
+  forward_model->train(was_training);
 }
 
 EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& norm,

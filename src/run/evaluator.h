@@ -26,6 +26,4 @@ void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first,
 EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& norm,
                     torch::Device device, int64_t chunk = 1000);
 
-bool has_batchnorm(torch::nn::Module& module);
-
 }  // namespace dsgd

@@ -1,0 +1,127 @@
+// Networks from Python: a TorchScript LeNet-5-BN, given the built-in's initial parameters, trains
+// to the built-in's parameters; a TorchScript model runs through the CLI under the simulators;
+// files that cannot be trained are refused before training, naming the problem. The fixtures in
+// tests/fixtures/ were written by `/usr/bin/python3 examples/export_model.py --fixtures`; no
+// test needs Python.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "algos/local_sgd.h"
+#include "cli_helpers.h"
+#include "core/errors.h"
+#include "core/flat_model.h"
+#include "models/model.h"
+#include "train/training_context.h"
+
+namespace dsgd {
+namespace {
+
+using testing::fresh_dir;
+using testing::run_dsgd;
+
+const std::string kFixtures = std::string(DSGD_SOURCE_DIR) + "/tests/fixtures/";
+const InputShape kMnist{1, 28, 28, 10};
+
+double relative_error(const torch::Tensor& a, const torch::Tensor& b) {
+  return (a - b).norm().item<double>() / b.norm().item<double>();
+}
+
+TEST(TorchScript, LeNet5BnTrainsLikeTheBuiltIn) {
+  torch::manual_seed(11);
+  ModelReplica builtin{make_model("lenet5-bn", kMnist), nullptr};
+  ModelReplica scripted{make_model(kFixtures + "lenet5_bn.pt", kMnist), nullptr};
+  builtin.flat = std::make_unique<FlatModel>(builtin.net, torch::kCPU);
+  scripted.flat = std::make_unique<FlatModel>(scripted.net, torch::kCPU);
+  ASSERT_EQ(scripted.flat->num_params(), builtin.flat->num_params());
+  ASSERT_EQ(scripted.flat->num_buffers(), builtin.flat->num_buffers());
+  {
+    torch::NoGradGuard no_grad;
+    scripted.flat->params().copy_(builtin.flat->params());
+    scripted.flat->buffers().copy_(builtin.flat->buffers());
+  }
+  const SgdOptions sgd{0.9, false, 5e-4};
+  LocalSgd builtin_sgd(sgd, builtin.flat->params());
+  LocalSgd scripted_sgd(sgd, scripted.flat->params());
+  const torch::Tensor start = builtin.flat->params().clone();
+  for (int step = 0; step < 50; ++step) {
+    Batch batch{torch::randn({16, 1, 28, 28}), torch::randint(10, {16}, torch::kLong)};
+    for (auto [replica, optimizer] :
+         {std::make_pair(&builtin, &builtin_sgd), std::make_pair(&scripted, &scripted_sgd)}) {
+      replica->compute_gradient(batch, torch::kCPU);
+      optimizer->step(replica->flat->params(), replica->flat->grads(), 0.05);
+    }
+  }
+  // Training moved the parameters far more than the two differ.
+  EXPECT_GT(relative_error(builtin.flat->params(), start), 1e-2);
+  EXPECT_LT(relative_error(scripted.flat->params(), builtin.flat->params()), 1e-5);
+  // BatchNorm running statistics are buffers of both, updated alike in train mode.
+  EXPECT_LT(relative_error(scripted.flat->buffers(), builtin.flat->buffers()), 1e-5);
+  // BatchNorm re-estimation (what every evaluation does first): the exact average over the
+  // batches, although a scripted BatchNorm's momentum cannot be set to None.
+  torch::NoGradGuard no_grad;
+  const std::vector<torch::Tensor> bn_batches = {torch::randn({16, 1, 28, 28}),
+                                                 torch::randn({16, 1, 28, 28}) * 2 + 1,
+                                                 torch::randn({16, 1, 28, 28})};
+  for (Model* model : {builtin.net.get(), scripted.net.get()}) {
+    ASSERT_TRUE(model->has_batchnorm());
+    model->start_batchnorm_average();
+    for (const auto& x : bn_batches) model->forward(x);
+    model->end_batchnorm_average();
+  }
+  EXPECT_LT(relative_error(scripted.flat->buffers(), builtin.flat->buffers()), 1e-5);
+  // eval() reaches the scripted module: the same logits from the running statistics.
+  builtin.net->eval();
+  scripted.net->eval();
+  const torch::Tensor x = torch::randn({4, 1, 28, 28});
+  EXPECT_LT(relative_error(scripted.net->forward(x), builtin.net->forward(x)), 1e-5);
+}
+
+std::string error_of(const std::string& model, const InputShape& shape) {
+  try {
+    make_model(model, shape);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(TorchScript, FilesThatCannotTrainAreRefusedBeforeTraining) {
+  EXPECT_NE(error_of(kFixtures + "not_a_module.pt", kMnist).find("is not a TorchScript module"),
+            std::string::npos);
+  EXPECT_NE(error_of(kFixtures + "missing.pt", kMnist).find("is not a TorchScript module"),
+            std::string::npos);
+  EXPECT_NE(error_of(kFixtures + "no_parameters.pt", kMnist).find("has no parameters"),
+            std::string::npos);
+  // lenet5_bn.pt was exported for 1x28x28: 3x32x32 images do not fit its first linear layer.
+  const std::string wrong_input = error_of(kFixtures + "lenet5_bn.pt", {3, 32, 32, 10});
+  EXPECT_NE(wrong_input.find("cannot take the dataset's input [2, 3, 32, 32]"), std::string::npos)
+      << wrong_input;
+  // Ten logits where the dataset has 100 classes: both shapes named.
+  const std::string wrong_output = error_of(kFixtures + "small_cnn.pt", {1, 28, 28, 100});
+  EXPECT_NE(wrong_output.find("to [2, 10], where [2, 100] logits are needed"), std::string::npos)
+      << wrong_output;
+}
+
+TEST(TorchScript, RunsUnderBothSimulatorsThroughTheCli) {
+  for (const char* algo : {"dana-zero", "hier-avg --set hier.group_size=2"}) {
+    SCOPED_TRACE(algo);
+    const auto out = fresh_dir("torchscript_run");
+    const testing::CliResult r =
+        run_dsgd(std::string("run --set dataset=synthetic --set model=") + kFixtures +
+                 "small_cnn.pt --set workers=4 --set epochs=0.5 --set eval_every=0.5 "
+                 "--set threads=1 --set algo=" +
+                 algo + " --out " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto summary = nlohmann::json::parse(testing::read_file(out / "summary.json"));
+    EXPECT_EQ(summary["status"], "ok");
+    EXPECT_GT(summary["parameters"].get<int64_t>(), 0);
+    std::filesystem::remove_all(out);
+  }
+  const testing::CliResult bad = run_dsgd("run --set model=" + kFixtures + "no_parameters.pt");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("has no parameters"), std::string::npos) << bad.output;
+}
+
+}  // namespace
+}  // namespace dsgd
