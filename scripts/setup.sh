@@ -8,6 +8,7 @@ packages=(
   libtorch-dev libopenblas0-pthread          # LibTorch, with an optimised BLAS (~30x the reference BLAS)
   libopenmpi-dev openmpi-bin                 # the distributed engine
   zlib1g-dev                                 # gzip-compressed IDX files
+  libstb-dev                                 # stb_image: image-folder datasets
   dataset-fashion-mnist                      # the default job's data, real and offline
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev

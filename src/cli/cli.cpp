@@ -49,6 +49,10 @@ void list(const std::string& what) {
     for (const auto& d : dataset_registry()) {
       std::cout << fmt::format("  {:<14} {}\n", d.name, d.description);
     }
+    std::cout << fmt::format(
+        "  {:<14} {}\n", "PATH/",
+        "your own images: PATH/train/<class>/*.png|jpg and PATH/test/<class>/* "
+        "(torchvision's ImageFolder layout), decoded once");
   }
   if (what == "keys") {
     section("config keys (in the TOML file, or --set KEY=VALUE)");

@@ -52,7 +52,13 @@ Dataset read_cifar_bin(const std::vector<std::string>& paths, bool cifar100);
 Dataset make_synthetic(int64_t n, int64_t channels, int64_t height, int64_t width,
                        int64_t num_classes, uint64_t seed);
 
-// Named datasets: "fashion-mnist", "mnist", "cifar10", "cifar100", "synthetic".
+// image_folder.cpp: a folder with train/<class>/ and test/<class>/ images (torchvision's
+// ImageFolder layout), decoded once; DataError naming the file for anything that does not fit.
+bool is_image_folder(const std::string& path);
+DatasetPair read_image_folder(const std::string& root);
+
+// Named datasets: "fashion-mnist", "mnist", "cifar10", "cifar100", "synthetic", or the path of an
+// image folder (a name with a '/', or a folder holding train/ and test/).
 // data_dir empty means the dataset's default place (Debian's package for fashion-mnist).
 DatasetPair load_dataset(const std::string& name, const std::string& data_dir, uint64_t seed);
 

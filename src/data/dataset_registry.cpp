@@ -149,6 +149,8 @@ DatasetPair load_dataset(const std::string& name, const std::string& data_dir, u
     pair.test.images = all.images.narrow(0, kSyntheticTrain, kSyntheticTest).clone();
     pair.test.labels = all.labels.narrow(0, kSyntheticTrain, kSyntheticTest).clone();
     pair.normalization = {{0.5f}, {0.25f}};
+  } else if (name.find('/') != std::string::npos || is_image_folder(name)) {
+    pair = read_image_folder(name);
   } else {
     std::vector<std::string> names;
     for (const auto& info : dataset_registry()) names.push_back(info.name);
