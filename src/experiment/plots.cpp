@@ -126,7 +126,7 @@ void draw_figure(const std::string& base, const std::string& title,
     plots << "set key " << panel.key << "\n";
     if (parts.empty()) {
       // Keeps the grid's places: an empty panel says that nothing was there to draw.
-      plots << "set label 1 \"no data\" at graph 0.5, graph 0.5 center\n"
+      plots << "unset logscale y\nset label 1 \"no data\" at graph 0.5, graph 0.5 center\n"
             << "plot [0:1] [0:1] NaN notitle\nunset label 1\n";
       continue;
     }
