@@ -42,7 +42,7 @@ TEST(ImageFolder, ImagesComeBackByteForByteWithSortedClasses) {
   write_png(dir / "train/cat/b.png", 4, 3, 1, 10);
   write_png(dir / "train/cat/a.png", 4, 3, 1, 20);
   write_png(dir / "test/dog/x.png", 4, 3, 1, 50);
-  std::ofstream(dir / "train/cat/notes.txt") << "not an image, ignored";
+  std::ofstream(dir / "train/cat/.DS_Store") << "hidden files are ignored";
   const DatasetPair pair = read_image_folder(dir.string());
   ASSERT_EQ(pair.train.size(), 3);
   EXPECT_EQ(pair.train.num_classes, 2);
@@ -93,6 +93,17 @@ TEST(ImageFolder, BadFoldersAreRefusedNamingTheFile) {
   std::ofstream(dir / "train/a/3.png") << "truncated";
   const std::string corrupt = error_of(dir);
   EXPECT_NE(corrupt.find("3.png: cannot decode the image"), std::string::npos) << corrupt;
+  fs::remove(dir / "train/a/3.png");
+  std::ofstream(dir / "train/a/notes.txt") << "not an image";
+  EXPECT_NE(error_of(dir).find("notes.txt: not an image"), std::string::npos);
+  fs::remove(dir / "train/a/notes.txt");
+  fs::create_directories(dir / "train/b");
+  EXPECT_NE(error_of(dir).find("train/b: an empty class folder"), std::string::npos);
+  // Through the CLI: exit 2, the file named.
+  const testing::CliResult r =
+      testing::run_dsgd("run --set model=mlp --set dataset=" + dir.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("an empty class folder"), std::string::npos) << r.output;
   fs::remove_all(dir);
 }
 

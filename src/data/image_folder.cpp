@@ -4,8 +4,9 @@
 // at start-up with stb_image (Debian's libstb) into dsgd's uint8 images, so epochs never decode
 // again. Every image must have the size of the first; grey images give one channel, colour (and
 // RGBA, whose alpha is dropped) three. The normalisation is the train split's per-channel mean and
-// standard deviation. Anything wrong (a missing split, a test class the train split lacks, a file
-// that does not decode, a size that differs) is a DataError naming the file.
+// standard deviation. Anything wrong (a missing split, a test class the train split lacks, an empty
+// class folder, a file that is not an image or does not decode, a size that differs) is a
+// DataError naming the file.
 #include <fmt/format.h>
 #include <stb/stb_image.h>
 
@@ -79,7 +80,17 @@ Dataset read_split(const fs::path& dir, const std::vector<std::string>& classes,
     }
     std::vector<fs::path> images;
     for (const auto& entry : fs::directory_iterator(dir / folder)) {
-      if (entry.is_regular_file() && is_image_file(entry.path())) images.push_back(entry.path());
+      // Hidden files (.DS_Store and the like) are not the user's data.
+      if (!entry.is_regular_file() || entry.path().filename().string().front() == '.') continue;
+      if (!is_image_file(entry.path())) {
+        throw DataError(entry.path().string() + ": not an image (PNG, JPEG or BMP)",
+                        "move files that are not images out of the class folders");
+      }
+      images.push_back(entry.path());
+    }
+    if (images.empty()) {
+      throw DataError((dir / folder).string() + ": an empty class folder",
+                      "remove the folder, or put the class's images in it");
     }
     std::sort(images.begin(), images.end());
     for (const auto& image : images) files.emplace_back(image, it - classes.begin());
