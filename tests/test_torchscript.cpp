@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "algos/async_rule.h"
 #include "algos/local_sgd.h"
 #include "cli_helpers.h"
 #include "core/errors.h"
@@ -27,25 +28,37 @@ double relative_error(const torch::Tensor& a, const torch::Tensor& b) {
   return (a - b).norm().item<double>() / b.norm().item<double>();
 }
 
-TEST(TorchScript, LeNet5BnTrainsLikeTheBuiltIn) {
-  torch::manual_seed(11);
+// The built-in lenet5-bn and the TorchScript one with the built-in's initial parameters and
+// buffers copied in.
+struct Twins {
   ModelReplica builtin{make_model("lenet5-bn", kMnist), nullptr};
   ModelReplica scripted{make_model(kFixtures + "lenet5_bn.pt", kMnist), nullptr};
-  builtin.flat = std::make_unique<FlatModel>(builtin.net, torch::kCPU);
-  scripted.flat = std::make_unique<FlatModel>(scripted.net, torch::kCPU);
-  ASSERT_EQ(scripted.flat->num_params(), builtin.flat->num_params());
-  ASSERT_EQ(scripted.flat->num_buffers(), builtin.flat->num_buffers());
-  {
+  Twins() {
+    builtin.flat = std::make_unique<FlatModel>(builtin.net, torch::kCPU);
+    scripted.flat = std::make_unique<FlatModel>(scripted.net, torch::kCPU);
+    EXPECT_EQ(scripted.flat->num_params(), builtin.flat->num_params());
+    EXPECT_EQ(scripted.flat->num_buffers(), builtin.flat->num_buffers());
     torch::NoGradGuard no_grad;
     scripted.flat->params().copy_(builtin.flat->params());
     scripted.flat->buffers().copy_(builtin.flat->buffers());
   }
+};
+
+Batch random_batch() {
+  return {torch::randn({16, 1, 28, 28}), torch::randint(10, {16}, torch::kLong)};
+}
+
+TEST(TorchScript, LeNet5BnTrainsLikeTheBuiltIn) {
+  torch::manual_seed(11);
+  Twins twins;
+  ModelReplica& builtin = twins.builtin;
+  ModelReplica& scripted = twins.scripted;
   const SgdOptions sgd{0.9, false, 5e-4};
   LocalSgd builtin_sgd(sgd, builtin.flat->params());
   LocalSgd scripted_sgd(sgd, scripted.flat->params());
   const torch::Tensor start = builtin.flat->params().clone();
   for (int step = 0; step < 50; ++step) {
-    Batch batch{torch::randn({16, 1, 28, 28}), torch::randint(10, {16}, torch::kLong)};
+    Batch batch = random_batch();
     for (auto [replica, optimizer] :
          {std::make_pair(&builtin, &builtin_sgd), std::make_pair(&scripted, &scripted_sgd)}) {
       replica->compute_gradient(batch, torch::kCPU);
@@ -75,6 +88,49 @@ TEST(TorchScript, LeNet5BnTrainsLikeTheBuiltIn) {
   scripted.net->eval();
   const torch::Tensor x = torch::randn({4, 1, 28, 28});
   EXPECT_LT(relative_error(scripted.net->forward(x), builtin.net->forward(x)), 1e-5);
+}
+
+// 50 dana-zero updates from N = 4 workers in one fixed, shuffled arrival order, each gradient
+// computed on the model at the parameters its worker was sent, as the simulator does.
+TEST(TorchScript, LeNet5BnUnderDanaZeroLikeTheBuiltIn) {
+  torch::manual_seed(12);
+  Twins twins;
+  const AsyncAlgorithm& dana = find_async_algorithm("dana-zero");
+  AsyncOptions options;
+  options.weight_decay = 5e-4;
+  const int64_t workers = 4;
+  std::vector<int64_t> order;
+  for (int k = 0; k < 50; ++k) order.push_back((k * 7 + k / 3) % workers);
+  std::vector<Batch> batches;
+  for (int k = 0; k < 50; ++k) batches.push_back(random_batch());
+  std::vector<torch::Tensor> centers;
+  const torch::Tensor start = twins.builtin.flat->params().detach().clone();
+  for (ModelReplica* replica : {&twins.builtin, &twins.scripted}) {
+    const torch::Tensor theta0 = replica->flat->params().detach().clone();
+    auto server = dana.make_server(options, theta0, workers);
+    std::vector<std::unique_ptr<AsyncWorkerRule>> rules;
+    std::vector<torch::Tensor> sent;
+    for (int64_t i = 0; i < workers; ++i) {
+      rules.push_back(dana.make_worker(options, i, theta0));
+      sent.push_back(torch::empty_like(theta0));
+      server->parameters_for(i, sent.back());
+    }
+    for (size_t k = 0; k < order.size(); ++k) {
+      const int64_t i = order[k];
+      {
+        torch::NoGradGuard no_grad;
+        replica->flat->params().copy_(sent[i]);
+      }
+      replica->compute_gradient(batches[k], torch::kCPU);
+      const torch::Tensor message = rules[i]->message(replica->flat->grads(), sent[i], 0.05);
+      server->apply(i, message, 0.05);
+      server->parameters_for(i, sent[i]);
+    }
+    centers.push_back(server->center().clone());
+  }
+  // The updates moved θ far more than the two runs differ.
+  EXPECT_GT(relative_error(centers[0], start), 1e-2);
+  EXPECT_LT(relative_error(centers[1], centers[0]), 1e-5);
 }
 
 std::string error_of(const std::string& model, const InputShape& shape) {
