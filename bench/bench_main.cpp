@@ -77,6 +77,16 @@ void BM_BareStep_LeNet5BN(benchmark::State& s) { bare_libtorch_step(s, "lenet5-b
 void BM_DsgdStep_LeNet5BN(benchmark::State& s) { dsgd_step(s, "lenet5-bn", 1, 28); }
 void BM_BareStep_ResNet20(benchmark::State& s) { bare_libtorch_step(s, "resnet20", 3, 32); }
 void BM_DsgdStep_ResNet20(benchmark::State& s) { dsgd_step(s, "resnet20", 3, 32); }
+// The same network as TorchScript (`/usr/bin/python3 examples/export_model.py --resnet20`
+// writes it): what a user's own model costs per step against the built-in.
+void BM_TorchScriptStep_ResNet20(benchmark::State& s) {
+  const std::string path = std::string(DSGD_SOURCE_DIR) + "/examples/resnet20.pt";
+  if (!std::filesystem::exists(path)) {
+    s.SkipWithError("no examples/resnet20.pt: run examples/export_model.py --resnet20 first");
+    return;
+  }
+  dsgd_step(s, path, 3, 32);
+}
 
 void BM_AugmentedCifarBatch(benchmark::State& state) {
   Dataset data = make_synthetic(50000, 3, 32, 32, 10, 1);
@@ -248,6 +258,7 @@ BENCHMARK(BM_SimUpdate_DanaZero32_ResNet20)->Unit(benchmark::kMillisecond)->Iter
 BENCHMARK(BM_AugmentedCifarBatch)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_BareStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 BENCHMARK(BM_DsgdStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+BENCHMARK(BM_TorchScriptStep_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 BENCHMARK(BM_BareStep_LeNet5BN)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_DsgdStep_LeNet5BN)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
@@ -323,6 +334,9 @@ int main(int argc, char** argv) {
   dsgd::print_ratio(s, "dsgd step / LibTorch step (ResNet-20)",
                     "BM_DsgdStep_ResNet20/min_time:3.000", "BM_BareStep_ResNet20/min_time:3.000",
                     1.05, "<=");
+  dsgd::print_ratio(s, "TorchScript step / built-in (ResNet-20)",
+                    "BM_TorchScriptStep_ResNet20/min_time:3.000",
+                    "BM_DsgdStep_ResNet20/min_time:3.000", 1.10, "<=");
   dsgd::print_ratio(s, "dsgd step / LibTorch step (lenet5-bn)",
                     "BM_DsgdStep_LeNet5BN/min_time:2.000", "BM_BareStep_LeNet5BN/min_time:2.000",
                     1.05, "<=");

@@ -6,6 +6,7 @@ Run with Debian's python3-torch (apt-get install python3-torch); dsgd itself nev
     python3 examples/export_model.py                 # examples/small_cnn.pt, for 1x28x28 images
     python3 examples/export_model.py --channels 3 --size 32 --classes 10 --out cifar_cnn.pt
     python3 examples/export_model.py --fixtures      # the test fixtures in tests/fixtures/
+    python3 examples/export_model.py --resnet20      # examples/resnet20.pt, for build/dsgd_bench
 
 A model for dsgd maps a float batch [B, C, H, W] to [B, classes] logits; its parameters must be
 float32. BatchNorm layers are fine: dsgd averages or re-estimates their running statistics as it
@@ -62,6 +63,50 @@ class LeNet5Bn(nn.Module):
         return self.fc3(x)
 
 
+class CifarBlock(nn.Module):
+    """He et al.'s CIFAR block with the parameter-free option-A shortcut, as dsgd's resnet20."""
+
+    def __init__(self, cin: int, cout: int, stride: int):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.stride = stride
+        self.pad = cout - cin
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = F.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        shortcut = x[:, :, ::self.stride, ::self.stride] if self.stride != 1 else x
+        if self.pad > 0:
+            front = self.pad // 2
+            shortcut = F.pad(shortcut, [0, 0, 0, 0, front, self.pad - front])
+        return F.relu(out + shortcut)
+
+
+class ResNet20(nn.Module):
+    """dsgd's built-in resnet20 as TorchScript: the benchmark's subject (same work per step)."""
+
+    def __init__(self, classes: int = 10):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(16)
+        layers = []
+        cin = 16
+        for stage, width in enumerate([16, 32, 64]):
+            for block in range(3):
+                layers.append(CifarBlock(cin, width, 2 if stage > 0 and block == 0 else 1))
+                cin = width
+        self.layers = nn.Sequential(*layers)
+        self.fc = nn.Linear(64, classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.relu(self.bn1(self.conv1(x)))
+        x = self.layers(x)
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
 class NoParameters(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.flatten(x, 1)[:, :10]
@@ -82,7 +127,12 @@ def main() -> None:
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "small_cnn.pt"))
     parser.add_argument("--fixtures", action="store_true",
                         help="write the test fixtures to tests/fixtures/ instead")
+    parser.add_argument("--resnet20", action="store_true",
+                        help="write examples/resnet20.pt (3x32x32, 10 classes) instead")
     args = parser.parse_args()
+    if args.resnet20:
+        save(ResNet20(), os.path.join(os.path.dirname(__file__), "resnet20.pt"))
+        return
     if not args.fixtures:
         save(SmallCnn(args.channels, args.classes), args.out)
         return
