@@ -230,10 +230,12 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
       ++outcome.started;
     }
     int wait_status = 0;
-    const pid_t pid = ::waitpid(-1, &wait_status, WNOHANG);
+    // Off a terminal there is no status line to redraw: block until a run ends (a signal
+    // interrupts the wait, EINTR, and the loop passes it on). On a terminal, poll to redraw.
+    const pid_t pid = ::waitpid(-1, &wait_status, terminal ? WNOHANG : 0);
     if (pid <= 0) {
       draw(false);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (terminal) std::this_thread::sleep_for(std::chrono::milliseconds(50));
       continue;
     }
     auto it = running.find(pid);
