@@ -96,6 +96,28 @@ void BM_AugmentedCifarBatch(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(stream.batch(k++).inputs.data_ptr());
 }
 
+// Synthetic data for `updates` batches of one epoch, and a tiny test set: the closing evaluation
+// is negligible.
+DatasetPair simulator_data(int64_t updates, int64_t channels, int64_t size) {
+  DatasetPair data;
+  data.train = make_synthetic(updates * kBatch, channels, size, size, 10, 1);
+  data.test = make_synthetic(8, channels, size, size, 10, 2);
+  data.normalization = {std::vector<float>(static_cast<size_t>(channels), 0.5f),
+                        std::vector<float>(static_cast<size_t>(channels), 0.25f)};
+  return data;
+}
+
+// Times whole simulator runs, set-up (data, model, rules) excluded.
+void time_simulator(benchmark::State& state, const RunConfig& config, const DatasetPair& data) {
+  for (auto _ : state) {
+    state.PauseTiming();
+    Session session(config, data);
+    AsyncSimulator simulator(session);
+    state.ResumeTiming();
+    simulator.run();
+  }
+}
+
 // The simulator's cost per server update, dana-zero with N = 32 on ResNet-20: every update is one
 // gradient (the same work as a bare step) plus the rule, the copies and the event queue.
 constexpr int64_t kSimUpdates = 16;
@@ -106,17 +128,7 @@ void BM_SimUpdate_DanaZero32_ResNet20(benchmark::State& state) {
   config.model = "resnet20";
   config.bn_batches = 0;
   config.epochs = 1;
-  DatasetPair data;
-  data.train = make_synthetic(kSimUpdates * kBatch, 3, 32, 32, 10, 1);
-  data.test = make_synthetic(8, 3, 32, 32, 10, 2);  // the closing evaluation: negligible
-  data.normalization = {{0.5f, 0.5f, 0.5f}, {0.25f, 0.25f, 0.25f}};
-  for (auto _ : state) {
-    state.PauseTiming();
-    Session session(config, data);
-    AsyncSimulator simulator(session);
-    state.ResumeTiming();
-    simulator.run();
-  }
+  time_simulator(state, config, simulator_data(kSimUpdates, 3, 32));
   state.counters["updates"] = kSimUpdates;
 }
 
@@ -133,19 +145,7 @@ void BM_SimReplicas(benchmark::State& state, const std::string& model, int64_t c
   config.bn_batches = 1;
   config.sim_replicas = state.range(0);
   config.threads = state.range(1);
-  DatasetPair data;
-  data.train = make_synthetic(updates * kBatch, channels, size, size, 10, 1);
-  data.test = make_synthetic(8, channels, size, size, 10, 2);
-  const float mean = 0.5f, std = 0.25f;
-  data.normalization = {std::vector<float>(static_cast<size_t>(channels), mean),
-                        std::vector<float>(static_cast<size_t>(channels), std)};
-  for (auto _ : state) {
-    state.PauseTiming();
-    Session session(config, data);
-    AsyncSimulator simulator(session);
-    state.ResumeTiming();
-    simulator.run();
-  }
+  time_simulator(state, config, simulator_data(updates, channels, size));
   state.counters["updates/s"] = benchmark::Counter(static_cast<double>(updates),
                                                    benchmark::Counter::kIsIterationInvariantRate);
 }
