@@ -134,13 +134,13 @@ std::string run_status(const std::string& run_dir) {
 }
 
 std::vector<PlannedRun> plan_sweep(const SweepSpec& spec) {
-  check_sweep_points(spec);
+  const std::vector<RunConfig> configs = check_sweep_points(spec);
   std::vector<PlannedRun> plan;
-  for (const SweepPoint& point : spec.points) {
+  for (size_t i = 0; i < spec.points.size(); ++i) {
+    const SweepPoint& point = spec.points[i];
     const std::string dir = (fs::path(spec.out) / point.dir).string();
     if (finished(run_status(dir))) {
-      const std::string difference =
-          config_difference(dir, load_config(spec.base_config, point.overrides));
+      const std::string difference = config_difference(dir, configs[i]);
       if (!difference.empty()) {
         throw ConfigError(fmt::format("run folder '{}' holds a finished run of another config: {}",
                                       dir, difference),

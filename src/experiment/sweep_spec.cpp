@@ -330,14 +330,16 @@ SweepSpec load_sweep_spec(const std::string& path) {
   return spec;
 }
 
-void check_sweep_points(const SweepSpec& spec) {
+std::vector<RunConfig> check_sweep_points(const SweepSpec& spec) {
+  std::vector<RunConfig> configs;
   for (const SweepPoint& point : spec.points) {
     try {
-      load_config(spec.base_config, point.overrides);
+      configs.push_back(load_config(spec.base_config, point.overrides));
     } catch (const ConfigError& e) {
       throw ConfigError(fmt::format("sweep point '{}': {}", point.dir, e.what()), e.hint());
     }
   }
+  return configs;
 }
 
 }  // namespace dsgd

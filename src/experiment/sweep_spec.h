@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "train/config.h"
+
 namespace dsgd {
 
 // How `dsgd report` lays a sweep out: which dimension runs down the rows, which (optional) across
@@ -50,7 +52,8 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& source,
 SweepSpec load_sweep_spec(const std::string& path);
 
 // Builds every point's config as `dsgd run` would, so that an unknown key or a value of the wrong
-// type stops the sweep before any run starts; the error names the point.
-void check_sweep_points(const SweepSpec& spec);
+// type stops the sweep before any run starts; the error names the point. Returns the configs, one
+// per point in order.
+std::vector<RunConfig> check_sweep_points(const SweepSpec& spec);
 
 }  // namespace dsgd
