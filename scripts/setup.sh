@@ -9,6 +9,7 @@ packages=(
   libopenmpi-dev openmpi-bin                 # the distributed engine
   zlib1g-dev                                 # gzip-compressed IDX files
   libstb-dev                                 # stb_image: image-folder datasets
+  libxtensor-dev                             # its .npy header parser: tensor-folder datasets
   dataset-fashion-mnist                      # the default job's data, real and offline
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -107,6 +107,28 @@ TEST(ImageFolder, BadFoldersAreRefusedNamingTheFile) {
   fs::remove_all(dir);
 }
 
+// image_size resizes every image to one square size (mixed sizes are then fine); an image already
+// of that size comes back byte for byte, a constant one stays constant. It applies to folders only.
+TEST(ImageFolder, ImageSizeResizesEveryImage) {
+  const fs::path dir = fresh_dir("image_folder_resize");
+  write_png(dir / "train/a/1.png", 4, 4, 1, 10);
+  const std::vector<unsigned char> grey(8 * 6, 77);
+  fs::create_directories(dir / "train/b");
+  ASSERT_NE(stbi_write_png((dir / "train/b/1.png").c_str(), 8, 6, 1, grey.data(), 8), 0);
+  write_png(dir / "test/a/1.png", 2, 3, 1, 0);
+  EXPECT_NE(error_of(dir).find("8x6 pixels, where the first image has 4x4"), std::string::npos);
+  const DatasetPair pair = read_image_folder(dir.string(), 4);
+  EXPECT_EQ(pair.train.images.sizes().vec(), (std::vector<int64_t>{2, 1, 4, 4}));
+  EXPECT_EQ(pair.test.images.sizes().vec(), (std::vector<int64_t>{1, 1, 4, 4}));
+  EXPECT_EQ(pair.train.images[0][0][3][2].item<uint8_t>(), 10 + 14);  // unchanged
+  EXPECT_TRUE(torch::all(pair.train.images[1] == 77).item<bool>());   // resized, constant
+  const testing::CliResult r =
+      testing::run_dsgd("run --set model=mlp --set image_size=28 --set epochs=0.01");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("image_size = 28 resizes image folders"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
 TEST(ImageFolder, TrainsThroughTheCliWithSixteenWorkers) {
   const fs::path dir = fresh_dir("image_folder_run");
   // Two classes a model can tell apart: dark and bright 8x8 images.

@@ -172,7 +172,7 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
                                       "[report]\nrows = \"algo\"\ntarget = 0.5\n";
   testing::CliResult r = run_dsgd("sweep " + (dir / "four.toml").string() + " --jobs 2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("2 at a time, 1 threads each"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("2 at a time, 1 core each"), std::string::npos) << r.output;
   for (const char* algo : {"dana-zero", "asgd"}) {
     std::vector<double> finals;
     std::vector<double> bests;

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "core/allocator.h"
 #include "data/dataset.h"
 #include "engine/mpi_async.h"
 #include "engine/mpi_communicator.h"
@@ -187,6 +188,7 @@ int run(const std::string& filter) {
 }  // namespace dsgd
 
 int main(int argc, char** argv) {
+  dsgd::keep_freed_memory();  // as the dsgd executable does
   try {
     return dsgd::run(argc > 1 ? argv[1] : "");
   } catch (const std::exception& e) {

@@ -52,7 +52,11 @@ void list(const std::string& what) {
     std::cout << fmt::format(
         "  {:<14} {}\n", "PATH/",
         "your own images: PATH/train/<class>/*.png|jpg and PATH/test/<class>/* "
-        "(torchvision's ImageFolder layout), decoded once");
+        "(torchvision's ImageFolder layout), decoded once (image_size resizes)");
+    std::cout << fmt::format(
+        "  {:<14} {}\n", "PATH/",
+        "your own tensors: PATH/train.pt and test.pt (torch.save({'x': images, 'y': labels})), "
+        "or train_x.npy, train_y.npy, test_x.npy, test_y.npy");
   }
   if (what == "keys") {
     section("config keys (in the TOML file, or --set KEY=VALUE)");
@@ -135,7 +139,8 @@ int cli_main(int argc, char** argv) {
       ->check(CLI::Range(1, 1024));
   sweep
       ->add_option("--threads", sweep_options.threads_per_run,
-                   "compute threads per run (default: the cores divided by --jobs)")
+                   "compute threads per model in each run (default: each run plans its threads and "
+                   "replicas within the cores divided by --jobs)")
       ->check(CLI::Range(1, 1024));
   sweep->add_option("--out", sweep_out, "sweep folder (default: the spec's out)");
   sweep->add_flag("--dry-run", dry_run, "list the runs and their settings, run nothing");

@@ -1,6 +1,7 @@
 // In-memory datasets: uint8 images plus int64 labels, the one representation every reader
 // produces and every worker stream consumes. Keeping raw bytes (not floats) makes a 50k-image
-// CIFAR-10 train set 150 MB instead of 600 MB and lets augmentation crop bytes cheaply.
+// CIFAR-10 train set 150 MB instead of 600 MB and lets augmentation crop bytes cheaply. Tensors
+// a user preprocessed may be float32 instead (tensor folders), used without the 1/255 scaling.
 #pragma once
 
 #include <torch/torch.h>
@@ -13,7 +14,7 @@ namespace dsgd {
 
 struct Dataset {
   std::string name;
-  torch::Tensor images;  // uint8 [n, channels, height, width], contiguous
+  torch::Tensor images;  // uint8 (or float32) [n, channels, height, width], contiguous
   torch::Tensor labels;  // int64 [n], each in [0, num_classes)
   int64_t num_classes = 0;
 
@@ -23,11 +24,16 @@ struct Dataset {
   int64_t width() const { return images.size(3); }
 };
 
-// Per-channel normalisation applied after scaling bytes to [0, 1]: x = (u8/255 - mean) / std.
+// Per-channel normalisation applied after scaling bytes to [0, 1]: x = (u8/255 - mean) / std
+// (float32 images: x = (f - mean) / std).
 struct Normalization {
   std::vector<float> mean;
   std::vector<float> std;
 };
+
+// The per-channel mean and standard deviation of `images` (bytes scaled to [0, 1]); a constant
+// channel keeps a unit std.
+Normalization channel_normalization(const torch::Tensor& images);
 
 // A train/test pair as a named dataset ships it, with how its batches are to be prepared.
 struct DatasetPair {
@@ -54,13 +60,21 @@ Dataset make_synthetic(int64_t n, int64_t channels, int64_t height, int64_t widt
 
 // image_folder.cpp: a folder with train/<class>/ and test/<class>/ images (torchvision's
 // ImageFolder layout), decoded once; DataError naming the file for anything that does not fit.
+// image_size > 0 resizes every image to image_size x image_size; 0 requires one size throughout.
 bool is_image_folder(const std::string& path);
-DatasetPair read_image_folder(const std::string& root);
+DatasetPair read_image_folder(const std::string& root, int64_t image_size = 0);
 
-// Named datasets: "fashion-mnist", "mnist", "cifar10", "cifar100", "synthetic", or the path of an
-// image folder (a name with a '/', or a folder holding train/ and test/).
+// tensor_files.cpp: a folder with train.pt/test.pt (torch.save of {"x", "y"}) or
+// train_x.npy/train_y.npy/test_x.npy/test_y.npy; DataError naming the file for anything wrong.
+bool is_tensor_folder(const std::string& path);
+DatasetPair read_tensor_folder(const std::string& root);
+
+// Named datasets: "fashion-mnist", "mnist", "cifar10", "cifar100", "synthetic", or a path (a name
+// with a '/', or an existing folder): an image folder or a tensor folder, by what it holds.
 // data_dir empty means the dataset's default place (Debian's package for fashion-mnist).
-DatasetPair load_dataset(const std::string& name, const std::string& data_dir, uint64_t seed);
+// image_size: see read_image_folder; refused for any other dataset.
+DatasetPair load_dataset(const std::string& name, const std::string& data_dir, uint64_t seed,
+                         int64_t image_size = 0);
 
 struct DatasetInfo {
   std::string name;

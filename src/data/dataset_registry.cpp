@@ -1,6 +1,8 @@
 // The named datasets a config may ask for: where each one's files live, which reader takes them,
 // and how its batches are prepared (normalisation, augmentation). Missing folders and files are
 // reported here, before any reader runs, because only here do we know how to get them.
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -114,7 +116,15 @@ const std::vector<DatasetInfo>& dataset_registry() {
   return registry;
 }
 
-DatasetPair load_dataset(const std::string& name, const std::string& data_dir, uint64_t seed) {
+DatasetPair load_dataset(const std::string& name, const std::string& data_dir, uint64_t seed,
+                         int64_t image_size) {
+  const bool path =
+      name.find('/') != std::string::npos || is_image_folder(name) || is_tensor_folder(name);
+  if (image_size > 0 && !(path && !is_tensor_folder(name))) {
+    throw ConfigError(fmt::format("image_size = {} resizes image folders, not dataset = \"{}\"",
+                                  image_size, name),
+                      "drop image_size, or point dataset at a folder of images");
+  }
   DatasetPair pair;
   if (name == "fashion-mnist") {
     pair =
@@ -149,8 +159,15 @@ DatasetPair load_dataset(const std::string& name, const std::string& data_dir, u
     pair.test.images = all.images.narrow(0, kSyntheticTrain, kSyntheticTest).clone();
     pair.test.labels = all.labels.narrow(0, kSyntheticTrain, kSyntheticTest).clone();
     pair.normalization = {{0.5f}, {0.25f}};
-  } else if (name.find('/') != std::string::npos || is_image_folder(name)) {
-    pair = read_image_folder(name);
+  } else if (path) {
+    if (is_tensor_folder(name)) return read_tensor_folder(name);
+    if (!std::filesystem::is_directory(name)) {
+      throw DataError(name + ": no such folder",
+                      "dataset = PATH names a folder of images (train/<class>/, test/<class>/) or "
+                      "of tensors (train.pt and test.pt, or train_x.npy, train_y.npy, test_x.npy, "
+                      "test_y.npy)");
+    }
+    pair = read_image_folder(name, image_size);
   } else {
     std::vector<std::string> names;
     for (const auto& info : dataset_registry()) names.push_back(info.name);

@@ -1,19 +1,23 @@
 // Your own images: a folder laid out as torchvision's ImageFolder reads it,
 //   ROOT/train/<class>/*.png|jpg|jpeg|bmp   ROOT/test/<class>/*
 // with classes numbered in sorted order of their folder names (as ImageFolder does), decoded once
-// at start-up with stb_image (Debian's libstb) into dsgd's uint8 images, so epochs never decode
-// again. Every image must have the size of the first; grey images give one channel, colour (and
+// at start-up, on every core, with stb_image (Debian's libstb) into dsgd's uint8 images, so epochs
+// never decode again. Every image must have the size of the first, unless image_size resizes them
+// all (stb_image_resize, to image_size x image_size); grey images give one channel, colour (and
 // RGBA, whose alpha is dropped) three. The normalisation is the train split's per-channel mean and
 // standard deviation. Anything wrong (a missing split, a test class the train split lacks, an empty
 // class folder, a file that is not an image or does not decode, a size that differs) is a
 // DataError naming the file.
 #include <fmt/format.h>
 #include <stb/stb_image.h>
+#include <stb/stb_image_resize.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <memory>
+#include <thread>
 
 #include "core/errors.h"
 #include "data/dataset.h"
@@ -47,25 +51,70 @@ struct Layout {
   int64_t channels = 0;
   int64_t height = 0;
   int64_t width = 0;
+  bool resize = false;  // resize every image to height x width instead of checking it
 };
 
 using Pixels = std::unique_ptr<unsigned char, decltype(&stbi_image_free)>;
 
-// Decodes one file with `channels` channels (0: as stored), checking its size against `layout`.
-Pixels decode(const fs::path& file, const Layout& layout, int* width, int* height, int* stored) {
-  Pixels pixels(stbi_load(file.c_str(), width, height, stored, static_cast<int>(layout.channels)),
+// Decodes one file with `channels` channels (0: as stored).
+Pixels decode(const fs::path& file, int64_t channels, int* width, int* height, int* stored) {
+  Pixels pixels(stbi_load(file.c_str(), width, height, stored, static_cast<int>(channels)),
                 &stbi_image_free);
   if (!pixels) {
     throw DataError(
         fmt::format("{}: cannot decode the image: {}", file.string(), stbi_failure_reason()),
         "replace or remove the file; PNG, JPEG and BMP are read");
   }
-  if (layout.height > 0 && (*width != layout.width || *height != layout.height)) {
-    throw DataError(fmt::format("{}: {}x{} pixels, where the first image has {}x{}", file.string(),
-                                *width, *height, layout.width, layout.height),
-                    "resize every image to one size first (e.g. with ImageMagick's mogrify)");
-  }
   return pixels;
+}
+
+// Decodes `file` into `out` (uint8 [C, H, W] of `layout`), resized or checked to its size.
+void decode_into(const fs::path& file, const Layout& layout, torch::Tensor out) {
+  int width = 0, height = 0, stored = 0;
+  Pixels pixels = decode(file, layout.channels, &width, &height, &stored);
+  const bool same_size = width == layout.width && height == layout.height;
+  if (!same_size && !layout.resize) {
+    throw DataError(fmt::format("{}: {}x{} pixels, where the first image has {}x{}", file.string(),
+                                width, height, layout.width, layout.height),
+                    "set image_size to resize every image to one size, or resize them first");
+  }
+  // stb gives height × width × channels; dsgd keeps channels first.
+  torch::Tensor hwc = torch::empty({layout.height, layout.width, layout.channels}, torch::kUInt8);
+  if (same_size) {
+    std::memcpy(hwc.data_ptr<uint8_t>(), pixels.get(), static_cast<size_t>(hwc.numel()));
+  } else if (!stbir_resize_uint8(pixels.get(), width, height, 0, hwc.data_ptr<uint8_t>(),
+                                 static_cast<int>(layout.width), static_cast<int>(layout.height), 0,
+                                 static_cast<int>(layout.channels))) {
+    throw DataError(file.string() + ": cannot be resized", "replace or remove the file");
+  }
+  out.copy_(hwc.permute({2, 0, 1}));
+}
+
+// Decodes files[i] into images[i] on every core. Decoding is the slow part of reading a folder;
+// each image is independent. The error reported is the first bad file in order, as one thread
+// would report it.
+void decode_all(const std::vector<std::pair<fs::path, int64_t>>& files, const Layout& layout,
+                torch::Tensor images) {
+  const int64_t n = static_cast<int64_t>(files.size());
+  const int64_t threads = std::min<int64_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<int64_t> first_failure(static_cast<size_t>(threads), n);
+  std::vector<std::thread> pool;
+  for (int64_t t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int64_t i = t; i < n; i += threads) {
+        try {
+          decode_into(files[static_cast<size_t>(i)].first, layout, images[i]);
+        } catch (...) {
+          first_failure[static_cast<size_t>(t)] = i;
+          return;
+        }
+      }
+    });
+  }
+  for (auto& thread : pool) thread.join();
+  const int64_t bad = *std::min_element(first_failure.begin(), first_failure.end());
+  // Again, alone, for its message (stb's failure reason is one global).
+  if (bad < n) decode_into(files[static_cast<size_t>(bad)].first, layout, images[bad]);
 }
 
 Dataset read_split(const fs::path& dir, const std::vector<std::string>& classes, Layout& layout,
@@ -96,10 +145,14 @@ Dataset read_split(const fs::path& dir, const std::vector<std::string>& classes,
     for (const auto& image : images) files.emplace_back(image, it - classes.begin());
   }
   if (files.empty()) throw DataError(dir.string() + ": no images", kHint);
-  if (layout.height == 0) {
+  if (layout.channels == 0) {
     int width = 0, height = 0, stored = 0;
-    decode(files.front().first, layout, &width, &height, &stored);
-    layout = {stored <= 2 ? 1 : 3, height, width};
+    decode(files.front().first, 0, &width, &height, &stored);
+    layout.channels = stored <= 2 ? 1 : 3;
+    if (!layout.resize) {
+      layout.height = height;
+      layout.width = width;
+    }
   }
   Dataset data;
   data.name = name;
@@ -107,15 +160,8 @@ Dataset read_split(const fs::path& dir, const std::vector<std::string>& classes,
   const int64_t n = static_cast<int64_t>(files.size());
   data.images = torch::empty({n, layout.channels, layout.height, layout.width}, torch::kUInt8);
   data.labels = torch::empty({n}, torch::kLong);
-  for (int64_t i = 0; i < n; ++i) {
-    int width = 0, height = 0, stored = 0;
-    Pixels pixels = decode(files[static_cast<size_t>(i)].first, layout, &width, &height, &stored);
-    // stb gives height × width × channels; dsgd keeps channels first.
-    torch::Tensor hwc = torch::from_blob(
-        pixels.get(), {layout.height, layout.width, layout.channels}, torch::kUInt8);
-    data.images[i].copy_(hwc.permute({2, 0, 1}));
-    data.labels[i] = files[static_cast<size_t>(i)].second;
-  }
+  decode_all(files, layout, data.images);
+  for (int64_t i = 0; i < n; ++i) data.labels[i] = files[static_cast<size_t>(i)].second;
   return data;
 }
 
@@ -127,7 +173,7 @@ bool is_image_folder(const std::string& path) {
          fs::is_directory(fs::path(path) / "test", ec);
 }
 
-DatasetPair read_image_folder(const std::string& root) {
+DatasetPair read_image_folder(const std::string& root, int64_t image_size) {
   const fs::path dir(root);
   for (const char* split : {"train", "test"}) {
     if (!fs::is_directory(dir / split)) {
@@ -137,18 +183,11 @@ DatasetPair read_image_folder(const std::string& root) {
   const std::vector<std::string> classes = sorted_subfolders(dir / "train");
   if (classes.empty()) throw DataError(root + "/train: no class folders", kHint);
   Layout layout;
+  if (image_size > 0) layout = {0, image_size, image_size, true};
   DatasetPair pair;
   pair.train = read_split(dir / "train", classes, layout, root);
   pair.test = read_split(dir / "test", classes, layout, root);
-  // Per channel, over the train split: mean and standard deviation of the pixels in [0, 1].
-  torch::Tensor pixels = pair.train.images.to(torch::kDouble).div_(255.0).transpose(0, 1);
-  pixels = pixels.reshape({layout.channels, -1});
-  for (int64_t c = 0; c < layout.channels; ++c) {
-    pair.normalization.mean.push_back(static_cast<float>(pixels[c].mean().item<double>()));
-    // A constant channel would divide by zero: it keeps a unit scale instead.
-    const double std = pixels[c].std(/*unbiased=*/false).item<double>();
-    pair.normalization.std.push_back(static_cast<float>(std > 0.0 ? std : 1.0));
-  }
+  pair.normalization = channel_normalization(pair.train.images);
   return pair;
 }
 

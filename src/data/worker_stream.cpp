@@ -43,9 +43,15 @@ uint64_t uniform_below(std::mt19937_64& rng, uint64_t n) {
 }
 
 void check_images(const torch::Tensor& images, const char* caller) {
-  if (!images.defined() || images.dim() != 4 || images.scalar_type() != torch::kUInt8) {
-    throw Error(std::string(caller) + ": expected uint8 images [B, C, H, W]");
+  if (!images.defined() || images.dim() != 4 ||
+      (images.scalar_type() != torch::kUInt8 && images.scalar_type() != torch::kFloat)) {
+    throw Error(std::string(caller) + ": expected uint8 or float32 images [B, C, H, W]");
   }
+}
+
+// Pixels are stored as bytes and scaled to [0, 1]; float images are used as they are.
+double unit_of(const torch::Tensor& images) {
+  return images.scalar_type() == torch::kUInt8 ? 255.0 : 1.0;
 }
 
 // Per-channel values; one value serves all channels.
@@ -68,9 +74,25 @@ uint64_t mix_seed(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
   return splitmix64(h ^ d);
 }
 
+Normalization channel_normalization(const torch::Tensor& images) {
+  check_images(images, "channel_normalization");
+  const int64_t channels = images.size(1);
+  torch::Tensor values =
+      images.to(torch::kDouble).div_(unit_of(images)).transpose(0, 1).reshape({channels, -1});
+  Normalization norm;
+  for (int64_t c = 0; c < channels; ++c) {
+    norm.mean.push_back(static_cast<float>(values[c].mean().item<double>()));
+    // A constant channel would divide by zero: it keeps a unit scale instead.
+    const double std = values[c].std(/*unbiased=*/false).item<double>();
+    norm.std.push_back(static_cast<float>(std > 0.0 ? std : 1.0));
+  }
+  return norm;
+}
+
 torch::Tensor normalize_images(const torch::Tensor& images_u8, const Normalization& norm) {
   check_images(images_u8, "normalize_images");
   const int64_t channels = images_u8.size(1);
+  const double unit = unit_of(images_u8);
   std::vector<float> mean = per_channel(norm.mean, channels, "mean");
   std::vector<float> std_dev = per_channel(norm.std, channels, "std");
   // (u8/255 - mean) / std folded into u8 * scale - shift: two passes over the batch, not four.
@@ -80,7 +102,7 @@ torch::Tensor normalize_images(const torch::Tensor& images_u8, const Normalizati
     if (!(std_dev[c] > 0)) {
       throw ConfigError("normalisation std must be positive, got " + std::to_string(std_dev[c]));
     }
-    scale[c] = static_cast<float>(1.0 / (255.0 * std_dev[c]));
+    scale[c] = static_cast<float>(1.0 / (unit * std_dev[c]));
     shift[c] = static_cast<float>(static_cast<double>(mean[c]) / std_dev[c]);
   }
   auto options = torch::TensorOptions().dtype(torch::kFloat32);
@@ -89,14 +111,13 @@ torch::Tensor normalize_images(const torch::Tensor& images_u8, const Normalizati
   return images_u8.to(torch::kFloat32).contiguous().mul_(scale_t).sub_(shift_t);
 }
 
-torch::Tensor augment_crop_flip(const torch::Tensor& images_u8, int64_t pad, uint64_t seed) {
-  check_images(images_u8, "augment_crop_flip");
-  if (pad < 0) throw Error("augment_crop_flip: pad must be >= 0, got " + std::to_string(pad));
-  torch::Tensor in = images_u8.contiguous();
+template <typename Pixel>
+torch::Tensor crop_flip(const torch::Tensor& images, int64_t pad, uint64_t seed) {
+  torch::Tensor in = images.contiguous();
   const int64_t batch = in.size(0), channels = in.size(1), height = in.size(2), width = in.size(3);
-  torch::Tensor out = torch::empty({batch, channels, height, width}, torch::kUInt8);
-  const uint8_t* src_base = in.data_ptr<uint8_t>();
-  uint8_t* dst_base = out.data_ptr<uint8_t>();
+  torch::Tensor out = torch::empty({batch, channels, height, width}, images.options());
+  const Pixel* src_base = in.data_ptr<Pixel>();
+  Pixel* dst_base = out.data_ptr<Pixel>();
   const int64_t plane = height * width;
 
   std::mt19937_64 rng(seed);
@@ -110,30 +131,37 @@ torch::Tensor augment_crop_flip(const torch::Tensor& images_u8, int64_t pad, uin
     const int64_t x0 = std::min(width, std::max<int64_t>(0, -dx));
     const int64_t x1 = std::max(x0, std::min(width, width - dx));
     for (int64_t c = 0; c < channels; ++c) {
-      const uint8_t* src_plane = src_base + (b * channels + c) * plane;
-      uint8_t* dst_plane = dst_base + (b * channels + c) * plane;
+      const Pixel* src_plane = src_base + (b * channels + c) * plane;
+      Pixel* dst_plane = dst_base + (b * channels + c) * plane;
       for (int64_t y = 0; y < height; ++y) {
-        uint8_t* dst = dst_plane + y * width;
+        Pixel* dst = dst_plane + y * width;
         const int64_t sy = y + dy;
         if (sy < 0 || sy >= height || x0 == x1) {
-          std::memset(dst, 0, width);
+          std::fill(dst, dst + width, Pixel{0});
           continue;
         }
-        const uint8_t* src = src_plane + sy * width + dx;  // src[x] is crop column x
+        const Pixel* src = src_plane + sy * width + dx;  // src[x] is crop column x
         if (!flip) {
-          std::memset(dst, 0, x0);
-          std::memcpy(dst + x0, src + x0, x1 - x0);
-          std::memset(dst + x1, 0, width - x1);
+          std::fill(dst, dst + x0, Pixel{0});
+          std::copy(src + x0, src + x1, dst + x0);
+          std::fill(dst + x1, dst + width, Pixel{0});
         } else {
           // Crop column x lands at width - 1 - x.
-          std::memset(dst, 0, width - x1);
+          std::fill(dst, dst + width - x1, Pixel{0});
           for (int64_t x = x0; x < x1; ++x) dst[width - 1 - x] = src[x];
-          std::memset(dst + width - x0, 0, x0);
+          std::fill(dst + width - x0, dst + width, Pixel{0});
         }
       }
     }
   }
   return out;
+}
+
+torch::Tensor augment_crop_flip(const torch::Tensor& images, int64_t pad, uint64_t seed) {
+  check_images(images, "augment_crop_flip");
+  if (pad < 0) throw Error("augment_crop_flip: pad must be >= 0, got " + std::to_string(pad));
+  return images.scalar_type() == torch::kUInt8 ? crop_flip<uint8_t>(images, pad, seed)
+                                               : crop_flip<float>(images, pad, seed);
 }
 
 WorkerStream::WorkerStream(const Dataset& data, Normalization norm, bool augment,

@@ -17,7 +17,8 @@ struct Batch {
   torch::Tensor labels;  // int64 [B]
 };
 
-// Turns uint8 images into normalised float inputs: x = (u8/255 - mean[c]) / std[c].
+// Turns uint8 images into normalised float inputs: x = (u8/255 - mean[c]) / std[c]; float32
+// images: x = (f - mean[c]) / std[c].
 torch::Tensor normalize_images(const torch::Tensor& images_u8, const Normalization& norm);
 
 class WorkerStream {
@@ -47,7 +48,8 @@ class WorkerStream {
 };
 
 // Pads each image by `pad` zero bytes, crops a random HxW window and flips it horizontally with
-// probability 1/2, drawing from a generator seeded by `seed`. images: uint8 [B, C, H, W].
+// probability 1/2, drawing from a generator seeded by `seed`. images: uint8 or float32
+// [B, C, H, W] (padding is 0 before normalisation in both).
 torch::Tensor augment_crop_flip(const torch::Tensor& images_u8, int64_t pad, uint64_t seed);
 
 // Mixes several integers into one well-spread 64-bit seed (splitmix64 chain).

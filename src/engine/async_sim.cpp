@@ -101,18 +101,9 @@ AsyncSimulator::AsyncSimulator(Training& training)
                 config.comm_global_beta * message_bytes / static_cast<double>(config.servers);
   // This engine holds every worker rule, so it can follow θ for the gap of a look-ahead server.
   if (s.worker_rules.front()->follows_parameters()) s.server->follow_parameters();
-  if (config.sim_replicas > 1) {
-    // Training-time BatchNorm statistics land on whichever replica computed a batch; evaluation
-    // re-estimates them, unless bn_batches = 0 asks for the training-time ones.
-    if (config.bn_batches == 0 && training_.model().num_buffers() > 0) {
-      throw ConfigError(
-          "sim.replicas > 1 needs bn_batches > 0 with a BatchNorm model: the "
-          "statistics of training batches are spread over the replicas",
-          "set bn_batches (e.g. 20), or sim.replicas = 1");
-    }
-    const int64_t replicas = std::min(config.sim_replicas, s.workers);
+  const int64_t replicas = training_.context().compute_plan().replicas;
+  if (replicas > 1) {
     s.pool = std::make_unique<GradientPool>(training_.context(), replicas, s.workers);
-    training_.report().replicas = replicas;
     s.gradients = torch::empty({s.workers, theta0.numel()}, theta0.options());
     for (int64_t i = 0; i < s.workers; ++i) s.gradient_of.push_back(s.gradients[i]);
   }

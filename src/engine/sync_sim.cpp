@@ -34,11 +34,9 @@ SyncSimulator::SyncSimulator(Training& training)
     s.learners.emplace_back(sgd, model.params().detach(), model.buffers());
     s.streams.push_back(training_.make_stream(i));
   }
-  if (c.sim_replicas > 1) {
-    const int64_t replicas = std::min(c.sim_replicas, c.workers);
+  const int64_t replicas = training_.context().compute_plan().replicas;
+  if (replicas > 1)
     s.pool = std::make_unique<GradientPool>(training_.context(), replicas, c.workers);
-    training_.report().replicas = replicas;
-  }
   training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
     for (size_t i = 0; i < s.learners.size(); ++i) {
       save_learner(checkpoint, static_cast<int64_t>(i), s.learners[i]);

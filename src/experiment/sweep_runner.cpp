@@ -10,6 +10,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -89,7 +90,7 @@ void write_sweep_json(const SweepSpec& spec) {
 
 // Starts `dsgd run` for the job with its output appended to <dir>.log; returns its pid.
 pid_t launch(const PlannedRun& job, const SweepSpec& spec, const SweepOptions& options,
-             int threads) {
+             int cores_per_run) {
   std::vector<std::string> args = {options.executable, "run"};
   if (job.action == PlannedRun::kResume) {
     args.insert(args.end(), {"--resume", job.dir});
@@ -98,7 +99,9 @@ pid_t launch(const PlannedRun& job, const SweepSpec& spec, const SweepOptions& o
     args.insert(args.end(), {"--out", job.dir});
   }
   // First, so that a point's own threads setting wins.
-  args.insert(args.end(), {"--set", fmt::format("threads={}", threads)});
+  if (options.threads_per_run > 0) {
+    args.insert(args.end(), {"--set", fmt::format("threads={}", options.threads_per_run)});
+  }
   for (const auto& o : job.point->overrides) args.insert(args.end(), {"--set", o});
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -110,9 +113,18 @@ pid_t launch(const PlannedRun& job, const SweepSpec& spec, const SweepOptions& o
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
                                    O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  // The run plans its threads and replicas within its share of the cores (train/compute_plan.h).
+  std::vector<std::string> environment;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, "DSGD_CORES=", 11) != 0) environment.emplace_back(*e);
+  }
+  environment.push_back(fmt::format("DSGD_CORES={}", cores_per_run));
+  std::vector<char*> envp;
+  for (auto& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
   const int error =
-      posix_spawn(&pid, options.executable.c_str(), &actions, nullptr, argv.data(), environ);
+      posix_spawn(&pid, options.executable.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) {
     throw Error(fmt::format("cannot start '{}' for sweep point '{}': {}", options.executable,
@@ -175,14 +187,16 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
 
   const int jobs = std::max(1, options.jobs);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int threads =
-      options.threads_per_run > 0 ? options.threads_per_run : std::max(1, cores / jobs);
+  const int cores_per_run = std::max(1, cores / jobs);
   const int total = static_cast<int>(spec.points.size());
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
   std::printf(
-      "sweep: %d runs in %s: %d finished before, %zu to run, %d at a time, %d threads "
-      "each\n",
-      total, spec.out.c_str(), outcome.skipped, pending.size(), jobs, threads);
+      "sweep: %d runs in %s: %d finished before, %zu to run, %d at a time, %d core%s each%s\n",
+      total, spec.out.c_str(), outcome.skipped, pending.size(), jobs, cores_per_run,
+      cores_per_run == 1 ? "" : "s",
+      options.threads_per_run > 0
+          ? fmt::format(" ({} threads per model)", options.threads_per_run).c_str()
+          : "");
   std::fflush(stdout);
 
   catch_interrupts();
@@ -225,7 +239,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
       fs::create_directories(fs::path(job.dir).parent_path());
       say(fmt::format("{} {}", job.action == PlannedRun::kResume ? "resume" : "start",
                       job.point->dir));
-      const pid_t pid = launch(job, spec, options, threads);
+      const pid_t pid = launch(job, spec, options, cores_per_run);
       running.emplace(pid, std::make_pair(job, Clock::now()));
       ++outcome.started;
     }

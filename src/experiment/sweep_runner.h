@@ -15,9 +15,11 @@
 namespace dsgd {
 
 struct SweepOptions {
-  int jobs = 1;             // runs at the same time
-  int threads_per_run = 0;  // compute threads of each run; 0: the cores divided by jobs
-  std::string executable;   // the dsgd to run the points with (this one: /proc/self/exe)
+  int jobs = 1;  // runs at the same time
+  // Each run plans its threads and replicas within the cores divided by jobs (DSGD_CORES);
+  // threads_per_run > 0 sets its `threads` instead.
+  int threads_per_run = 0;
+  std::string executable;  // the dsgd to run the points with (this one: /proc/self/exe)
 };
 
 struct SweepOutcome {

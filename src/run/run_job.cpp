@@ -64,10 +64,10 @@ std::string run_simulated(const RunConfig& config, const std::string& out_dir, b
   catch_interrupts();
   Session session(config);
   std::unique_ptr<Engine> engine = make_simulator(session, find_algorithm(config.algo).family);
-  const int64_t replicas = session.report().replicas.value_or(1);
-  std::cerr << fmt::format("threads: {}{}{}\n", session.context().threads(),
-                           config.threads > 0 ? "" : " (every core; set threads to override)",
-                           replicas > 1 ? fmt::format(", on each of {} replicas", replicas) : "");
+  const ComputePlan& plan = session.context().compute_plan();
+  std::cerr << fmt::format(
+      "threads: {}{} ({}; set threads and sim.replicas to override)\n", plan.threads,
+      plan.replicas > 1 ? fmt::format(" on each of {} replicas", plan.replicas) : "", plan.reason);
   std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;
   TensorMap checkpoint;  // outlives the run: engines may read it while running
   if (resume) {

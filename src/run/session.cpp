@@ -21,9 +21,7 @@ constexpr int64_t kEvaluationStreamOffset = 1;
 }  // namespace
 
 Session::Session(const RunConfig& config, int64_t default_threads)
-    : Session(config,
-              load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed)),
-              default_threads) {}
+    : Session(config, load_run_dataset(config), default_threads) {}
 
 Session::Session(const RunConfig& config, DatasetPair data, int64_t default_threads)
     : context_(config, std::move(data), default_threads),
@@ -243,7 +241,6 @@ void Session::write_summary(const std::string& status, const std::string& error)
   if (report_.servers) summary["servers"] = *report_.servers;
   if (report_.staleness_histogram) summary["staleness_histogram"] = *report_.staleness_histogram;
   if (report_.traffic) summary["traffic"] = *report_.traffic;
-  if (report_.replicas) summary["replicas"] = *report_.replicas;
   summary["status"] = status;
   summary["final_test_acc"] = final_acc_;
   summary["best_test_acc"] = best_acc_;
@@ -260,6 +257,8 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["dataset"] = config().dataset;
   summary["parameters"] = context_.model().num_params();
   summary["threads"] = context_.threads();
+  summary["replicas"] = context_.compute_plan().replicas;
+  summary["replica_bytes"] = context_.compute_plan().replica_bytes;
   summary["evaluations"] = evaluations_;
   if (!error.empty()) summary["error"] = error;
   folder_->write_summary(summary);

@@ -203,6 +203,19 @@ const std::vector<KeySpec>& key_specs() {
       spec("model", &RunConfig::model, "model (see `dsgd list`)"),
       spec("dataset", &RunConfig::dataset, "dataset (see `dsgd list`)"),
       spec("data_dir", &RunConfig::data_dir, "folder holding the dataset's files (empty: default)"),
+      spec("image_size", &RunConfig::image_size,
+           "image folders: resize every image to image_size x image_size (0: all must have the "
+           "first one's size)",
+           int_at_least(0)),
+      spec("augment", &RunConfig::augment,
+           "training-batch augmentation: default (the dataset's own: crop-flip for CIFAR, none "
+           "otherwise), crop-flip (pad 4, random crop, horizontal flip) or none",
+           one_of({"default", "crop-flip", "none"})),
+      spec("data.mean", &RunConfig::data_mean,
+           "per-channel mean to normalise with, in pixel/255 units for images (empty: the "
+           "dataset's own, or the train split's for folders)"),
+      spec("data.std", &RunConfig::data_std,
+           "per-channel standard deviation to normalise with (empty: as data.mean)"),
       spec("epochs", &RunConfig::epochs,
            "training length in epochs (dataset size / B updates each)", at_least(0, false)),
       spec("batch_size", &RunConfig::batch_size, "minibatch size B per worker", int_at_least(1)),
@@ -229,7 +242,8 @@ const std::vector<KeySpec>& key_specs() {
           "the warm-up (its mean, metrics.csv's train_loss) is at least ln(classes) - 0.01"),
       spec("seed", &RunConfig::seed, "seed of every random stream", int_at_least(0)),
       spec("threads", &RunConfig::threads,
-           "compute threads (0: every core; under MPI, the host's cores / its ranks)",
+           "compute threads per model (0: by the model's work per step, up to every core; under "
+           "MPI, the host's cores / its ranks)",
            int_at_least(0)),
       spec("eval_every", &RunConfig::eval_every, "epochs between evaluations", at_least(0, false)),
       spec("bn_batches", &RunConfig::bn_batches,
@@ -255,8 +269,9 @@ const std::vector<KeySpec>& key_specs() {
            "record the arrival order to this file", {}, is_async, "the asynchronous family"),
       spec("sim.replicas", &RunConfig::sim_replicas,
            "simulator: model replicas that compute workers' (or learners') gradients in parallel, "
-           "each with `threads` compute threads; results are identical for every value",
-           int_at_least(1), is_multi_worker, "multi-worker algorithms"),
+           "each with `threads` compute threads; results are identical for every value (0: fill "
+           "the cores left by threads, within half the free memory)",
+           int_at_least(0), is_multi_worker, "multi-worker algorithms"),
       spec("gap_sample", &RunConfig::gap_sample,
            "coordinates the gap RMS is estimated on, evenly spaced (0: all; exact below 2x this)",
            int_at_least(0), is_async, "the asynchronous family"),
@@ -445,6 +460,12 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
     throw ConfigError("lr_schedule = \"multistep\" needs lr_milestones",
                       "for example: lr_milestones = [80, 120]");
   }
+  for (double s : c.data_std) {
+    if (!(s > 0)) {
+      throw ConfigError(fmt::format("data.std = {}: every value must be > 0", s),
+                        "give the per-channel standard deviations, e.g. [0.247, 0.243, 0.261]");
+    }
+  }
   if (!c.timing_speeds.empty()) {
     if (static_cast<int64_t>(c.timing_speeds.size()) != c.workers) {
       throw ConfigError(fmt::format("timing.speeds has {} entries but workers = {}",
@@ -455,7 +476,7 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
       if (!(s > 0)) throw ConfigError("timing.speeds must all be > 0", "for example: [1, 1, 0.5]");
     }
   }
-  if (c.engine == "mpi" && c.sim_replicas != 1) {
+  if (c.engine == "mpi" && c.sim_replicas > 1) {
     throw ConfigError(
         "sim.replicas parallelises the simulator; an MPI run has a process per worker",
         "drop sim.replicas, or use engine = \"sim\"");

@@ -18,7 +18,11 @@ struct RunConfig {
   int64_t workers = 8;  // 1 when algo = "sgd" and workers is not set
   std::string model = "lenet5-bn";
   std::string dataset = "fashion-mnist";
-  std::string data_dir;  // empty: the dataset's default place
+  std::string data_dir;             // empty: the dataset's default place
+  int64_t image_size = 0;           // image folders: resize to this square size (0: keep)
+  std::string augment = "default";  // default (the dataset's own), crop-flip or none
+  std::vector<double> data_mean;    // per-channel normalisation (empty: the dataset's own)
+  std::vector<double> data_std;
   double epochs = 4;
   int64_t batch_size = 128;
   double lr = 0.05;
@@ -32,7 +36,7 @@ struct RunConfig {
   std::string lr_scaling = "none";  // sync family: "linear" multiplies lr by P (Goyal et al.)
   bool stop_on_collapse = true;     // end a run whose loss stays at a uniform guess's
   int64_t seed = 1;
-  int64_t threads = 0;      // 0: every core
+  int64_t threads = 0;      // per model replica; 0: chosen (train/compute_plan.h)
   double eval_every = 1.0;  // epochs between evaluations
   int64_t bn_batches = 20;  // training batches that re-estimate BatchNorm statistics
   std::string device = "cpu";
@@ -46,7 +50,7 @@ struct RunConfig {
   std::string timing_trace;         // replay this arrival order
   std::string timing_record_trace;  // write the arrival order here
 
-  int64_t sim_replicas = 1;    // simulator: model replicas computing gradients in parallel
+  int64_t sim_replicas = 0;    // simulator: model replicas computing gradients (0: choose)
   int64_t gap_sample = 65536;  // coordinates the gap telemetry is estimated on (0: all)
   int64_t servers = 1;         // MPI: ranks that shard the asynchronous server's vector
 

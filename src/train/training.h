@@ -23,7 +23,6 @@ struct EngineReport {
   std::optional<int64_t> servers;            // async MPI: server shards
   std::optional<std::vector<int64_t>> staleness_histogram;  // async: count per staleness
   std::optional<std::map<std::string, double>> traffic;     // sync: reductions, bytes, times
-  std::optional<int64_t> replicas;  // simulators: model replicas computing gradients
 };
 
 class Training {

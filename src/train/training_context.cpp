@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <thread>
 
 #include "algos/catalog.h"
 #include "core/errors.h"
@@ -41,20 +40,24 @@ void set_compute_threads(int threads) {
 }  // namespace
 
 TrainingContext::TrainingContext(const RunConfig& config, int64_t default_threads)
-    : TrainingContext(
-          config, load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed)),
-          default_threads) {}
+    : TrainingContext(config, load_run_dataset(config), default_threads) {}
+
+DatasetPair load_run_dataset(const RunConfig& config) {
+  return load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed),
+                      config.image_size);
+}
 
 TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data, int64_t default_threads)
     : config_(config),
       device_(choose_device(config.device)),
       data_(std::move(data)),
       schedule_(config) {
-  threads_ = config_.threads > 0 ? config_.threads
-             : default_threads > 0
-                 ? default_threads
-                 : static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  set_compute_threads(static_cast<int>(threads_));
+  if (config_.augment != "default") data_.augment = config_.augment == "crop-flip";
+  auto as_floats = [](const std::vector<double>& values) {
+    return std::vector<float>(values.begin(), values.end());
+  };
+  if (!config_.data_mean.empty()) data_.normalization.mean = as_floats(config_.data_mean);
+  if (!config_.data_std.empty()) data_.normalization.std = as_floats(config_.data_std);
   if (config_.batch_size > data_.train.size()) {
     throw ConfigError(fmt::format("batch_size = {} exceeds the {} training samples of {}",
                                   config_.batch_size, data_.train.size(), config_.dataset),
@@ -77,6 +80,35 @@ TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data, int6
   updates_per_epoch_ = data_.train.size() / samples_per_update;
   total_updates_ =
       std::max<int64_t>(1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
+  plan_ = make_compute_plan(default_threads);
+  set_compute_threads(static_cast<int>(plan_.threads));
+}
+
+ComputePlan TrainingContext::make_compute_plan(int64_t default_threads) const {
+  ComputePlanRequest request;
+  request.threads = config_.threads > 0 ? config_.threads : default_threads;
+  request.replicas = config_.sim_replicas;
+  request.batch_size = config_.batch_size;
+  const AlgorithmFamily family = find_algorithm(config_.algo).family;
+  const bool simulated = config_.engine == "sim" && family != AlgorithmFamily::kSingle;
+  request.jobs = simulated ? config_.workers : 1;
+  // Asynchronous workers share the model's BatchNorm statistics, which would land on whichever
+  // replica computed a batch; evaluation re-estimates them, unless bn_batches = 0 asks for the
+  // training-time ones. (Synchronous learners keep their own.)
+  if (simulated && family == AlgorithmFamily::kAsync && config_.bn_batches == 0 &&
+      replica_.flat->num_buffers() > 0) {
+    if (config_.sim_replicas > 1) {
+      throw ConfigError(
+          "sim.replicas > 1 needs bn_batches > 0 with a BatchNorm model: the "
+          "statistics of training batches are spread over the replicas",
+          "set bn_batches (e.g. 20), or sim.replicas = 1");
+    }
+    request.replicas_allowed = false;
+  }
+  // A throwaway replica: the counted forward pass moves BatchNorm statistics.
+  ModelReplica probe = make_replica();
+  return plan_compute(measure_model_cost(*probe.net, input_shape(), device_), request,
+                      this_machine(0));
 }
 
 InputShape TrainingContext::input_shape() const {

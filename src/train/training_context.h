@@ -13,6 +13,7 @@
 #include "data/dataset.h"
 #include "data/worker_stream.h"
 #include "models/model.h"
+#include "train/compute_plan.h"
 #include "train/config.h"
 #include "train/lr_schedule.h"
 
@@ -30,11 +31,15 @@ struct ModelReplica {
   torch::Tensor compute_gradient(const Batch& batch, torch::Device device);
 };
 
+// The dataset a config names (dataset, data_dir, seed, image_size).
+DatasetPair load_run_dataset(const RunConfig& config);
+
 class TrainingContext {
  public:
   // Validates everything that depends on input (device, dataset files, model for the data
   // shape): bad input fails here, before anything is written. `default_threads` is the compute
-  // thread count when the config leaves it to dsgd (threads = 0); 0 here: every core.
+  // thread count when the config leaves it to dsgd (threads = 0; MPI ranks pass their share of
+  // the host's cores); 0 here: planned from the model's work (train/compute_plan.h).
   explicit TrainingContext(const RunConfig& config, int64_t default_threads = 0);
   // The same with data already in memory (tests, benchmarks, synthetic shapes).
   TrainingContext(const RunConfig& config, DatasetPair data, int64_t default_threads = 0);
@@ -46,7 +51,9 @@ class TrainingContext {
   FlatModel& model() { return *replica_.flat; }
   const FlatModel& model() const { return *replica_.flat; }
   torch::Device device() const { return device_; }
-  int64_t threads() const { return threads_; }  // compute threads this process uses
+  int64_t threads() const { return plan_.threads; }  // compute threads of each replica
+  // Threads per replica and, in the simulators, the replicas that compute gradients at once.
+  const ComputePlan& compute_plan() const { return plan_; }
 
   // Updates (async server updates, or synchronous rounds of P minibatches) per epoch.
   int64_t updates_per_epoch() const { return updates_per_epoch_; }
@@ -71,6 +78,7 @@ class TrainingContext {
 
  private:
   InputShape input_shape() const;  // what the model is built for
+  ComputePlan make_compute_plan(int64_t default_threads) const;
 
   RunConfig config_;
   torch::Device device_;
@@ -79,7 +87,7 @@ class TrainingContext {
   LrSchedule schedule_;
   int64_t updates_per_epoch_ = 0;
   int64_t total_updates_ = 0;
-  int64_t threads_ = 1;
+  ComputePlan plan_;
 };
 
 }  // namespace dsgd
