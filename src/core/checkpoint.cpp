@@ -156,6 +156,11 @@ TensorMap parse_checkpoint(const std::string& bytes, const std::string& name) {
   } catch (const c10::Error& e) {
     throw ConfigError("checkpoint '" + name + "' is unreadable: " + e.what_without_backtrace(),
                       "the file is damaged; resume from an earlier copy or start a new run");
+  } catch (const std::exception& e) {
+    // LibTorch's unpickler also throws plain std::out_of_range on some damaged archives (found
+    // by fuzz/fuzz_checkpoint.cpp; tests/fixtures/fuzz/).
+    throw ConfigError("checkpoint '" + name + "' is unreadable: " + e.what(),
+                      "the file is damaged; resume from an earlier copy or start a new run");
   }
 }
 

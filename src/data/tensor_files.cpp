@@ -127,6 +127,10 @@ std::pair<torch::Tensor, torch::Tensor> read_pt(const fs::path& file) {
     throw DataError(fmt::format("{}: not a file torch.save wrote ({})", file.string(),
                                 e.what_without_backtrace()),
                     kHint);
+  } catch (const std::exception& e) {
+    // LibTorch's unpickler also throws plain std::out_of_range on some damaged files.
+    throw DataError(fmt::format("{}: not a file torch.save wrote ({})", file.string(), e.what()),
+                    kHint);
   }
   if (!value.isGenericDict()) {
     throw DataError(file.string() + ": holds no dict", kHint);

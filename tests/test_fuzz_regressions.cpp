@@ -1,0 +1,39 @@
+// Inputs the fuzzers (fuzz/, scripts/fuzz.sh) found to escape dsgd's own errors, committed in
+// tests/fixtures/fuzz/<format>/: each must now end in a ConfigError or DataError, which the CLI
+// turns into exit 2 with the file named.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "core/checkpoint.h"
+#include "core/errors.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> inputs(const std::string& format) {
+  std::vector<fs::path> files;
+  const fs::path dir = fs::path(DSGD_SOURCE_DIR) / "tests/fixtures/fuzz" / format;
+  for (const auto& entry : fs::directory_iterator(dir)) files.push_back(entry.path());
+  return files;
+}
+
+std::string bytes_of(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// LibTorch's unpickler threw std::out_of_range on these archives, which parse_checkpoint let
+// through (and a torch.save dataset file would have too).
+TEST(FuzzRegressions, DamagedCheckpointArchivesAreConfigErrors) {
+  const auto files = inputs("checkpoint");
+  ASSERT_FALSE(files.empty());
+  for (const fs::path& file : files) {
+    EXPECT_THROW(dsgd::parse_checkpoint(bytes_of(file), file.string()), dsgd::ConfigError) << file;
+  }
+}
+
+}  // namespace
