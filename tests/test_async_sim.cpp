@@ -382,8 +382,11 @@ TEST(Resume, AfterKillMatchesUninterruptedRun) {
     return !stat.empty() && paren != std::string::npos && stat.substr(paren + 2, 1) != "Z";
   };
   for (int i = 0; i < 5000 && alive(); ++i) ::usleep(2000);
+  // What a kill inside a checkpoint write leaves: a temporary that was never renamed.
+  std::ofstream(part / "checkpoint.pt.new.tmp.99999") << "half a checkpoint";
   CliResult r = run_dsgd("run --resume " + part.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(fs::exists(part / "checkpoint.pt.new.tmp.99999"));
   EXPECT_EQ(without_columns(read_csv(part / "metrics.csv"), {"wall_time"}),
             without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
   for (const auto& p : {full, part, pid}) fs::remove_all(p);

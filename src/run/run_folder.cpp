@@ -41,12 +41,31 @@ RunFolder::RunFolder(std::string path) : path_(std::move(path)) {
   }
 }
 
+namespace {
+
+// A process killed inside write_file_atomically leaves its temporary (NAME.tmp.PID) behind; it
+// was never renamed, so nothing reads it, and a resumed run writes its own.
+void remove_interrupted_writes(const std::string& run_folder) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(run_folder, ec)) {
+    if (entry.is_regular_file() &&
+        entry.path().filename().string().find(".tmp.") != std::string::npos) {
+      fs::remove(entry.path(), ec);
+    }
+  }
+}
+
+}  // namespace
+
 RunFolder::RunFolder(std::string path, int64_t resume_after_update) : path_(std::move(path)) {
   std::ifstream in(file("metrics.csv"));
   std::string line;
   if (!in || !std::getline(in, line)) {
     // A run stopped before its first evaluation has a checkpoint but no metrics yet.
-    if (fs::exists(file("config.toml"))) return;
+    if (fs::exists(file("config.toml"))) {
+      remove_interrupted_writes(path_);
+      return;
+    }
     throw ConfigError("'" + path_ + "' holds no run to resume (no config.toml, no metrics.csv)",
                       "--resume takes the folder of an earlier run");
   }
@@ -63,6 +82,7 @@ RunFolder::RunFolder(std::string path, int64_t resume_after_update) : path_(std:
       metrics_text_ += line + "\n";
     }
   }
+  remove_interrupted_writes(path_);
   write_file_atomically(file("metrics.csv"), metrics_text_);
 }
 

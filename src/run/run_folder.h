@@ -21,7 +21,8 @@ class RunFolder {
   // that earlier results are never overwritten.
   explicit RunFolder(std::string path);
   // Reopens the folder of an interrupted run: keeps metrics rows up to `resume_after_update`
-  // updates (the checkpoint's), drops any later ones, and appends from there.
+  // updates (the checkpoint's), drops any later ones, and appends from there. Removes the
+  // temporary files of writes that a kill interrupted.
   RunFolder(std::string path, int64_t resume_after_update);
 
   const std::string& path() const { return path_; }
