@@ -399,8 +399,8 @@ BENCHMARK(BM_ImageFolderDecode)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_ImageFolderBatch)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK_CAPTURE(BM_StepPair, resnet20, "resnet20", 3, 32)
     ->Unit(benchmark::kMillisecond)
-    ->MinTime(6.0);
-BENCHMARK(BM_TorchScriptPair_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(6.0);
+    ->MinTime(10.0);
+BENCHMARK(BM_TorchScriptPair_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(10.0);
 BENCHMARK_CAPTURE(BM_StepPair, lenet5_bn, "lenet5-bn", 1, 28)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(4.0);
