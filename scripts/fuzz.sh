@@ -32,7 +32,7 @@ for target in "${targets[@]}"; do
   log="build-sanitize/$target.log"
   echo "== $target: ${seconds}s"
   if build-sanitize/"$target" "$corpus" "fuzz/corpus/$target" -max_total_time="$seconds" \
-       -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$crashes/" -print_final_stats=1 \
+       -timeout=10 -rss_limit_mb=8192 -artifact_prefix="$crashes/" -print_final_stats=1 \
        > "$log" 2>&1; then
     grep -E "stat::number_of_executed_units|stat::new_units_added" "$log" | tr '\n' ' '
     echo

@@ -9,6 +9,7 @@
 
 #include "core/checkpoint.h"
 #include "core/errors.h"
+#include "data/dataset.h"
 
 namespace {
 
@@ -33,6 +34,32 @@ TEST(FuzzRegressions, DamagedCheckpointArchivesAreConfigErrors) {
   ASSERT_FALSE(files.empty());
   for (const fs::path& file : files) {
     EXPECT_THROW(dsgd::parse_checkpoint(bytes_of(file), file.string()), dsgd::ConfigError) << file;
+  }
+}
+
+// A 28-byte file whose header claims 21000 x 63480 pixels: decoding it (or resizing it with
+// image_size) took gigabytes and, under the sanitizers, longer than the fuzzer's 10 s before
+// failing. It is now refused from its header alone.
+TEST(FuzzRegressions, ImagesClaimingBillionsOfPixelsAreRefusedFromTheirHeader) {
+  const auto files = inputs("image");
+  ASSERT_FALSE(files.empty());
+  for (const fs::path& file : files) {
+    const fs::path dir = fs::temp_directory_path() / "dsgd_fuzz_regression_image";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "train/a");
+    fs::create_directories(dir / "test/a");
+    fs::copy_file(file, dir / "train/a/x.png");
+    fs::copy_file(file, dir / "test/a/x.png");
+    for (int64_t image_size : {0, 3}) {
+      try {
+        dsgd::read_image_folder(dir.string(), image_size);
+        ADD_FAILURE() << file << " was read";
+      } catch (const dsgd::DataError& e) {
+        EXPECT_NE(std::string(e.what()).find("more than dsgd decodes"), std::string::npos)
+            << e.what();
+      }
+    }
+    fs::remove_all(dir);
   }
 }
 

@@ -54,29 +54,49 @@ struct Layout {
   bool resize = false;  // resize every image to height x width instead of checking it
 };
 
-using Pixels = std::unique_ptr<unsigned char, decltype(&stbi_image_free)>;
+// At most this many pixels per image (8192 x 8192): a damaged header may claim billions (a
+// 28-byte file claimed 21000 x 63480, found by fuzz/fuzz_image_folder.cpp), and decoding or
+// resizing that would take gigabytes and minutes before failing.
+constexpr int64_t kMaxPixels = int64_t{1} << 26;
 
-// Decodes one file with `channels` channels (0: as stored).
-Pixels decode(const fs::path& file, int64_t channels, int* width, int* height, int* stored) {
-  Pixels pixels(stbi_load(file.c_str(), width, height, stored, static_cast<int>(channels)),
-                &stbi_image_free);
-  if (!pixels) {
+struct ImageInfo {
+  int width = 0, height = 0, stored_channels = 0;
+};
+
+// The image's size and channels from its header alone, checked before anything is decoded.
+ImageInfo image_info(const fs::path& file) {
+  ImageInfo info;
+  if (!stbi_info(file.c_str(), &info.width, &info.height, &info.stored_channels)) {
     throw DataError(
         fmt::format("{}: cannot decode the image: {}", file.string(), stbi_failure_reason()),
         "replace or remove the file; PNG, JPEG and BMP are read");
   }
-  return pixels;
+  if (static_cast<int64_t>(info.width) * info.height > kMaxPixels) {
+    throw DataError(fmt::format("{}: {}x{} pixels, more than dsgd decodes ({} million)",
+                                file.string(), info.width, info.height, kMaxPixels >> 20),
+                    "resize the image first, or replace a damaged file");
+  }
+  return info;
 }
 
 // Decodes `file` into `out` (uint8 [C, H, W] of `layout`), resized or checked to its size.
 void decode_into(const fs::path& file, const Layout& layout, torch::Tensor out) {
-  int width = 0, height = 0, stored = 0;
-  Pixels pixels = decode(file, layout.channels, &width, &height, &stored);
-  const bool same_size = width == layout.width && height == layout.height;
+  const ImageInfo info = image_info(file);
+  const bool same_size = info.width == layout.width && info.height == layout.height;
   if (!same_size && !layout.resize) {
     throw DataError(fmt::format("{}: {}x{} pixels, where the first image has {}x{}", file.string(),
-                                width, height, layout.width, layout.height),
+                                info.width, info.height, layout.width, layout.height),
                     "set image_size to resize every image to one size, or resize them first");
+  }
+  int width = 0, height = 0, stored = 0;
+  using Pixels = std::unique_ptr<unsigned char, decltype(&stbi_image_free)>;
+  Pixels pixels(
+      stbi_load(file.c_str(), &width, &height, &stored, static_cast<int>(layout.channels)),
+      &stbi_image_free);
+  if (!pixels || width != info.width || height != info.height) {
+    throw DataError(fmt::format("{}: cannot decode the image: {}", file.string(),
+                                pixels ? "its size changed while reading" : stbi_failure_reason()),
+                    "replace or remove the file; PNG, JPEG and BMP are read");
   }
   // stb gives height × width × channels; dsgd keeps channels first.
   torch::Tensor hwc = torch::empty({layout.height, layout.width, layout.channels}, torch::kUInt8);
@@ -146,12 +166,11 @@ Dataset read_split(const fs::path& dir, const std::vector<std::string>& classes,
   }
   if (files.empty()) throw DataError(dir.string() + ": no images", kHint);
   if (layout.channels == 0) {
-    int width = 0, height = 0, stored = 0;
-    decode(files.front().first, 0, &width, &height, &stored);
-    layout.channels = stored <= 2 ? 1 : 3;
+    const ImageInfo first = image_info(files.front().first);
+    layout.channels = first.stored_channels <= 2 ? 1 : 3;
     if (!layout.resize) {
-      layout.height = height;
-      layout.width = width;
+      layout.height = first.height;
+      layout.width = first.width;
     }
   }
   Dataset data;
