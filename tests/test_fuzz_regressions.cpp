@@ -37,9 +37,9 @@ TEST(FuzzRegressions, DamagedCheckpointArchivesAreConfigErrors) {
   }
 }
 
-// A 28-byte file whose header claims 21000 x 63480 pixels: decoding it (or resizing it with
-// image_size) took gigabytes and, under the sanitizers, longer than the fuzzer's 10 s before
-// failing. It is now refused from its header alone.
+// Files whose headers claim 21000 x 63480 and 65534 x 511 pixels: decoding them (or resizing
+// with image_size) took gigabytes and, under the sanitizers, longer than the fuzzer's 10 s before
+// failing. They are now refused from their headers alone.
 TEST(FuzzRegressions, ImagesClaimingBillionsOfPixelsAreRefusedFromTheirHeader) {
   const auto files = inputs("image");
   ASSERT_FALSE(files.empty());
@@ -59,6 +59,25 @@ TEST(FuzzRegressions, ImagesClaimingBillionsOfPixelsAreRefusedFromTheirHeader) {
             << e.what();
       }
     }
+    fs::remove_all(dir);
+  }
+}
+
+// An empty train_x.npy: copying its zero bytes passed a null pointer to memcpy (undefined
+// behaviour, reported by UBSan under scripts/fuzz.sh). Now an error about its shape.
+TEST(FuzzRegressions, EmptyNpyArraysAreDataErrors) {
+  const auto files = inputs("npy");
+  ASSERT_FALSE(files.empty());
+  const fs::path fixtures = fs::path(DSGD_SOURCE_DIR) / "tests/fixtures/tensors_npy";
+  for (const fs::path& file : files) {
+    const fs::path dir = fs::temp_directory_path() / "dsgd_fuzz_regression_npy";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const char* name : {"train_y.npy", "test_x.npy", "test_y.npy"}) {
+      fs::copy_file(fixtures / name, dir / name);
+    }
+    fs::copy_file(file, dir / "train_x.npy");
+    EXPECT_THROW(dsgd::read_tensor_folder(dir.string()), dsgd::DataError) << file;
     fs::remove_all(dir);
   }
 }

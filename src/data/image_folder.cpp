@@ -54,10 +54,11 @@ struct Layout {
   bool resize = false;  // resize every image to height x width instead of checking it
 };
 
-// At most this many pixels per image (8192 x 8192): a damaged header may claim billions (a
-// 28-byte file claimed 21000 x 63480, found by fuzz/fuzz_image_folder.cpp), and decoding or
-// resizing that would take gigabytes and minutes before failing.
-constexpr int64_t kMaxPixels = int64_t{1} << 26;
+// At most this many pixels per image (4096 x 4096): a damaged header may claim billions (a
+// 28-byte file claimed 21000 x 63480, another 65534 x 511, found by fuzz/fuzz_image_folder.cpp),
+// and decoding or resizing that takes gigabytes and seconds to minutes before failing. Training
+// images are far smaller; larger ones should be resized once, not at every start.
+constexpr int64_t kMaxPixels = int64_t{1} << 24;
 
 struct ImageInfo {
   int width = 0, height = 0, stored_channels = 0;

@@ -114,7 +114,8 @@ torch::Tensor read_npy(const fs::path& file) {
                     "the file is truncated or not what its header says; save it again");
   }
   torch::Tensor tensor = torch::empty(sizes, dtype);
-  std::memcpy(tensor.data_ptr(), bytes.data() + data_start, data_bytes);
+  // An empty array has no storage to copy into (found by fuzzing: memcpy to null is undefined).
+  if (data_bytes > 0) std::memcpy(tensor.data_ptr(), bytes.data() + data_start, data_bytes);
   return tensor;
 }
 
