@@ -49,33 +49,44 @@ torch::ScalarType npy_dtype(const fs::path& file, const std::string& typestring)
                   "save images as uint8 or float32 and labels as integers (little-endian)");
 }
 
-// One .npy file as a tensor, its size checked against the file before anything is allocated.
+// One .npy file as a tensor, its size checked against the file before anything is allocated;
+// the data is read straight into the tensor, never held twice.
 torch::Tensor read_npy(const fs::path& file) {
-  const std::vector<char> bytes = read_bytes(file);
   const std::string where = file.string();
-  constexpr size_t kPreamble = 10;  // magic (6), version (2), header length (2, version 1.0)
-  if (bytes.size() < kPreamble || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0) {
+  std::ifstream in(file, std::ios::binary);
+  std::error_code ec;
+  const size_t file_size = static_cast<size_t>(fs::file_size(file, ec));
+  if (!in || ec) throw DataError(where + ": cannot be read", kHint);
+  // Magic (6), version (2), header length (2 in version 1.0, 4 in 2.0 and 3.0).
+  char preamble[12] = {};
+  in.read(preamble, sizeof preamble);
+  const auto preamble_size = static_cast<size_t>(in.gcount());
+  in.clear();
+  constexpr size_t kPreamble = 10;
+  if (preamble_size < kPreamble || std::memcmp(preamble, "\x93NUMPY", 6) != 0) {
     throw DataError(where + ": not a NumPy .npy file (bad magic)", kHint);
   }
-  const auto major = static_cast<unsigned char>(bytes[6]);
+  const auto major = static_cast<unsigned char>(preamble[6]);
   size_t header_length = 0, header_start = 0;
   if (major == 1) {
-    header_length = static_cast<unsigned char>(bytes[8]) |
-                    (static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+    header_length = static_cast<unsigned char>(preamble[8]) |
+                    (static_cast<size_t>(static_cast<unsigned char>(preamble[9])) << 8);
     header_start = kPreamble;
   } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12) throw DataError(where + ": truncated .npy header", kHint);
+    if (preamble_size < 12) throw DataError(where + ": truncated .npy header", kHint);
     for (int i = 3; i >= 0; --i) {
-      header_length = (header_length << 8) | static_cast<unsigned char>(bytes[8 + i]);
+      header_length = (header_length << 8) | static_cast<unsigned char>(preamble[8 + i]);
     }
     header_start = 12;
   } else {
     throw DataError(fmt::format("{}: .npy format version {} is not read", where, major), kHint);
   }
-  if (header_length == 0 || header_start + header_length > bytes.size()) {
+  if (header_length == 0 || header_start + header_length > file_size) {
     throw DataError(where + ": truncated .npy header", kHint);
   }
-  const std::string header(bytes.data() + header_start, header_length);
+  std::string header(header_length, '\0');
+  in.seekg(static_cast<std::streamoff>(header_start));
+  in.read(header.data(), static_cast<std::streamsize>(header_length));
   // xtensor's parser expects a well-formed dict: check what it relies on first.
   if (header.back() != '\n' || header.front() != '{' ||
       header.find("'descr'") == std::string::npos || header.find("'shape'") == std::string::npos ||
@@ -99,7 +110,7 @@ torch::Tensor read_npy(const fs::path& file) {
   size_t count = 1;
   for (std::size_t d : shape) {
     // Guards the product against overflow before it is compared with the file.
-    if (d > bytes.size() || (d > 0 && count > bytes.size() / d)) {
+    if (d > file_size || (d > 0 && count > file_size / d)) {
       throw DataError(fmt::format("{}: its shape needs more bytes than the file has", where),
                       kHint);
     }
@@ -108,14 +119,20 @@ torch::Tensor read_npy(const fs::path& file) {
   }
   const size_t data_bytes = count * torch::elementSize(dtype);
   const size_t data_start = header_start + header_length;
-  if (bytes.size() - data_start != data_bytes) {
+  if (file_size - data_start != data_bytes) {
     throw DataError(fmt::format("{}: {} bytes of data where its shape and dtype need {}", where,
-                                bytes.size() - data_start, data_bytes),
+                                file_size - data_start, data_bytes),
                     "the file is truncated or not what its header says; save it again");
   }
   torch::Tensor tensor = torch::empty(sizes, dtype);
-  // An empty array has no storage to copy into (found by fuzzing: memcpy to null is undefined).
-  if (data_bytes > 0) std::memcpy(tensor.data_ptr(), bytes.data() + data_start, data_bytes);
+  // An empty array has no storage to read into (found by fuzzing: a null destination).
+  if (data_bytes > 0) {
+    in.seekg(static_cast<std::streamoff>(data_start));
+    in.read(static_cast<char*>(tensor.data_ptr()), static_cast<std::streamsize>(data_bytes));
+    if (static_cast<size_t>(in.gcount()) != data_bytes) {
+      throw DataError(where + ": changed or unreadable while being read", kHint);
+    }
+  }
   return tensor;
 }
 

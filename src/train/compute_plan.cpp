@@ -44,12 +44,10 @@ ModelCost measure_model_cost(Model& net, const InputShape& shape, torch::Device 
   return cost;
 }
 
-Machine this_machine(int64_t core_share) {
+Machine this_machine() {
   Machine machine;
   machine.cores = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  if (core_share > 0) {
-    machine.cores = core_share;
-  } else if (const char* cores = std::getenv("DSGD_CORES")) {
+  if (const char* cores = std::getenv("DSGD_CORES")) {
     // Set by `dsgd sweep` for each run it starts, or by a user sharing the machine.
     char* end = nullptr;
     const long long share = std::strtoll(cores, &end, 10);

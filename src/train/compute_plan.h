@@ -34,8 +34,8 @@ struct Machine {
   int64_t cores = 1;            // this process's share of the host's cores
   int64_t available_bytes = 0;  // free memory (MemAvailable); 0: unknown
 };
-// This host, with `core_share` cores (0: the environment's DSGD_CORES if set, else every core).
-Machine this_machine(int64_t core_share);
+// This host: the environment's DSGD_CORES cores if set, else every core; its free memory.
+Machine this_machine();
 
 struct ComputePlanRequest {
   int64_t threads = 0;   // the config's threads (0: choose)
