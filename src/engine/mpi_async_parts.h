@@ -23,6 +23,7 @@ struct MpiAsyncEngine::Server {
   std::vector<MPI_Request> sending;     // the parameters last sent to each worker (from `sent`)
   torch::Tensor incoming;               // a message slice and (shard 0) its loss after it
   bool restored = false;
+  int stop_signal = 0;  // shard 0: a stop signal a worker reported (0: none)
 
   int64_t workers() const { return server->workers(); }
   int worker_rank(int64_t worker) const { return static_cast<int>(shards + worker); }

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/interrupt.h"
 #include "engine/mpi_async_parts.h"
 
 namespace dsgd {
@@ -45,9 +46,11 @@ struct MpiAsyncEngine::ShardOps {
     torch::Tensor message = s.incoming.narrow(0, 0, s.slice.size());
     int rank = recv_floats(message, source, kMessage, comm);
     if (s.shard == 0) {
-      check_mpi(MPI_Recv(s.incoming.data_ptr<float>() + s.slice.size(), 1, MPI_FLOAT, rank, kLoss,
-                         comm, MPI_STATUS_IGNORE),
+      float loss_and_signal[2];
+      check_mpi(MPI_Recv(loss_and_signal, 2, MPI_FLOAT, rank, kLoss, comm, MPI_STATUS_IGNORE),
                 "MPI_Recv");
+      s.incoming.data_ptr<float>()[s.slice.size()] = loss_and_signal[0];
+      s.stop_signal = stronger_interrupt(s.stop_signal, static_cast<int>(loss_and_signal[1]));
     }
     int64_t from = rank - s.shards;
     s.owes[static_cast<size_t>(from)] = 0;
@@ -200,22 +203,31 @@ void MpiAsyncEngine::run_server() {
 
   ops.start();
   const int64_t total = training_.total_updates();
-  for (int64_t updates = training_.updates_done(); updates < total; ++updates) {
-    const int64_t worker = ops.take(-1);
-    const bool last = updates + 1 == total;
-    order(last ? kApplyLast : kApply, worker);
-    torch::Tensor loss = s.incoming[s.slice.size()].clone();
-    ops.apply(worker, updates);
-    if (!last) ops.send_params(worker, updates + 1);
-    const torch::Tensor& evaluated =
-        training_.evaluation_due(updates + 1) ? parameters_to_evaluate() : server.center();
-    training_.after_update(updates + 1, loss, elapsed(), evaluated, telemetry);
+  // A stop (a signal here, or one a worker reported) ends the loop after a checkpoint; the
+  // other ranks are then released as at the end, so every rank returns and none hangs.
+  std::exception_ptr interrupted;
+  try {
+    for (int64_t updates = training_.updates_done(); updates < total; ++updates) {
+      const int64_t worker = ops.take(-1);
+      const bool last = updates + 1 == total;
+      order(last ? kApplyLast : kApply, worker);
+      torch::Tensor loss = s.incoming[s.slice.size()].clone();
+      ops.apply(worker, updates);
+      if (!last) ops.send_params(worker, updates + 1);
+      const torch::Tensor& evaluated =
+          training_.evaluation_due(updates + 1) ? parameters_to_evaluate() : server.center();
+      training_.request_stop(stronger_interrupt(pending_interrupt(), s.stop_signal));
+      training_.after_update(updates + 1, loss, elapsed(), evaluated, telemetry);
+    }
+  } catch (const InterruptedError&) {
+    interrupted = std::current_exception();
   }
 
   // Collect what is still owed, everywhere, then release every worker.
   order(kFinish, 0);
   ops.finish();
   for (int64_t w = 0; w < s.workers(); ++w) send_empty(s.worker_rank(w), kStop, comm);
+  if (interrupted) std::rethrow_exception(interrupted);
   training_.report().staleness_histogram = server.telemetry().histogram();
   if (!training_.config().timing_record_trace.empty()) {
     write_trace(training_.config().timing_record_trace, server.recorded());

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include "engine/mpi_async_parts.h"
+#include "core/interrupt.h"
 
 namespace dsgd {
 
@@ -36,7 +37,9 @@ void MpiAsyncEngine::run_worker() {
   std::vector<Slice> slices;
   for (int64_t k = 0; k < shards_; ++k) slices.push_back(shard_slice(k, shards_, params.numel()));
   std::vector<MPI_Request> requests(static_cast<size_t>(shards_) + 1);
-  float loss_value = 0.0f;  // sent on its own to shard 0, the only shard that reports it
+  // Sent on their own to shard 0, the only shard that reports: the loss, and a stop signal this
+  // rank received (0: none), which shard 0 turns into a stop of the whole job at one update.
+  float loss_and_signal[2] = {0.0f, 0.0f};
   while (true) {
     MPI_Status status;
     wait_patiently([&] {
@@ -64,7 +67,8 @@ void MpiAsyncEngine::run_worker() {
       return training_.compute_gradient(w.stream->batch(w.next_batch++));
     }();
     torch::Tensor message = w.rule->message(model.grads(), params, lr).contiguous();
-    loss_value = loss.item<float>();
+    loss_and_signal[0] = loss.item<float>();
+    loss_and_signal[1] = static_cast<float>(pending_interrupt());
     // Every shard's slice at once: a shard waiting for its slice never waits on another shard.
     for (int64_t k = 0; k < shards_; ++k) {
       check_mpi(MPI_Isend(message.data_ptr<float>() + slices[k].lo,
@@ -72,7 +76,8 @@ void MpiAsyncEngine::run_worker() {
                           kMessage, comm, &requests[static_cast<size_t>(k)]),
                 "MPI_Isend");
     }
-    check_mpi(MPI_Isend(&loss_value, 1, MPI_FLOAT, 0, kLoss, comm, &requests.back()), "MPI_Isend");
+    check_mpi(MPI_Isend(loss_and_signal, 2, MPI_FLOAT, 0, kLoss, comm, &requests.back()),
+              "MPI_Isend");
     wait_patiently([&] {
       int sent = 0;
       check_mpi(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &sent,

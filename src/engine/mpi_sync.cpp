@@ -7,10 +7,32 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/interrupt.h"
 #include "engine/mpi_communicator.h"
 #include "engine/sync_learners.h"
 
 namespace dsgd {
+namespace {
+
+// One count per signal of kInterruptSignals: 1 for `signal`, 0 for the others.
+torch::Tensor signal_counts(int signal) {
+  torch::Tensor counts = torch::zeros({static_cast<int64_t>(std::size(kInterruptSignals))},
+                                      torch::kDouble);
+  for (size_t i = 0; i < std::size(kInterruptSignals); ++i) {
+    if (kInterruptSignals[i] == signal) counts[static_cast<int64_t>(i)] = 1.0;
+  }
+  return counts;
+}
+
+// The signal the job stops with, from every rank's counts summed (0: none).
+int agreed_signal(const torch::Tensor& summed_counts) {
+  for (size_t i = 0; i < std::size(kInterruptSignals); ++i) {
+    if (summed_counts[static_cast<int64_t>(i)].item<double>() > 0) return kInterruptSignals[i];
+  }
+  return 0;
+}
+
+}  // namespace
 
 struct MpiSyncEngine::State {
   SyncPlan plan;
@@ -85,10 +107,15 @@ void MpiSyncEngine::run() {
                          s.stream->batch(round))
             .to(torch::kDouble)
             .reshape({1});
+    // The loss travels with a count of each stop signal the ranks received: one sum, and every
+    // rank knows whether (and with which signal) the job stops after this round.
+    torch::Tensor loss_and_signals = torch::cat({loss, signal_counts(pending_interrupt())});
     Clock::time_point t1 = Clock::now();
     RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
                                               c.average_momentum, s.learner, comm);
-    comm.sum(AverageLevel::kGlobal, loss);
+    comm.sum(AverageLevel::kGlobal, loss_and_signals);
+    loss = loss_and_signals.narrow(0, 0, 1);
+    const int stop = agreed_signal(loss_and_signals.narrow(0, 1, std::size(kInterruptSignals)));
     Clock::time_point t2 = Clock::now();
     SyncTraffic& t = s.traffic;
     t.record(round_traffic, world_.size(), c);  // counts and bytes; time is measured here
@@ -96,16 +123,21 @@ void MpiSyncEngine::run() {
     t.comm_time += seconds(t1, t2);
 
     std::map<std::string, double> row;
-    if (training_.evaluation_due(round + 1)) {
-      // The learners' average goes into the replica for rank 0 to evaluate.
-      const double spread = average_learners_into(model, s.learner, comm);
+    const bool evaluating = training_.evaluation_due(round + 1);
+    if (evaluating || stop != 0) {
+      // Every learner's state, for the checkpoint an evaluation or a stop writes.
       gather(learner.params, "params");
       gather(learner.buffers, "buffers");
       gather(learner.optimizer.momentum_buffer(), "velocity");
+    }
+    if (evaluating) {
+      // The learners' average goes into the replica for rank 0 to evaluate.
+      const double spread = average_learners_into(model, s.learner, comm);
       row = t.columns();
       row["learner_spread"] = spread;
       training_.report().traffic = t.columns();
     }
+    training_.request_stop(stop);
     training_.after_update(round + 1, (loss / learners).to(torch::kFloat).squeeze(),
                            t.compute_time + t.comm_time, model.params(), [&row] { return row; });
   }

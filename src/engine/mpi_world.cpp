@@ -92,6 +92,13 @@ void MpiWorld::agree(std::exception_ptr error) {
                   worst);
 }
 
+void MpiWorld::follow_root(std::exception_ptr outcome) {
+  int code = outcome ? exit_code_of(outcome) : 0;
+  check_mpi(MPI_Bcast(&code, 1, MPI_INT, 0, comm_), "MPI_Bcast");
+  if (rank_ == 0 && outcome) std::rethrow_exception(outcome);
+  if (code != 0) throw PeerError("", code);
+}
+
 void MpiWorld::check_same(const std::string& text, const std::string& what) {
   std::exception_ptr error;
   if (broadcast(text) != text) {

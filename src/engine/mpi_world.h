@@ -27,6 +27,10 @@ class MpiWorld {
   // every rank succeeded; otherwise throws on every rank: the failing rank its own error, the
   // others an error with the same exit code naming the first rank that failed.
   void agree(std::exception_ptr error);
+  // Collective, after training: every rank ends as rank 0 did. Rank 0 rethrows its `outcome`
+  // (null: success); every other rank throws a silent error with rank 0's exit code (rank 0
+  // reports it), or returns.
+  void follow_root(std::exception_ptr outcome);
   // Collective. Throws ConfigError on every rank unless all ranks pass the same text.
   void check_same(const std::string& text, const std::string& what);
   // Collective. Rank `root`'s bytes on every rank.

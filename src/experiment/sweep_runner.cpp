@@ -21,7 +21,7 @@
 
 #include "core/atomic_file.h"
 #include "core/errors.h"
-#include "run/interrupt.h"
+#include "core/interrupt.h"
 #include "run/progress.h"
 #include "train/config.h"
 

@@ -15,7 +15,7 @@
 #include "engine/mpi_world.h"
 #include "engine/single_worker.h"
 #include "engine/sync_sim.h"
-#include "run/interrupt.h"
+#include "core/interrupt.h"
 #include "run/session.h"
 
 namespace dsgd {
@@ -59,8 +59,7 @@ void run_recorded(Session& session, Engine& engine) {
 }
 
 std::string run_simulated(const RunConfig& config, const std::string& out_dir, bool resume) {
-  // One process holds the whole run, so it can stop cleanly. (Under MPI the default action stays:
-  // ranks would each stop at a different update.)
+  // One process holds the whole run: it stops at the next update after a signal.
   catch_interrupts();
   Session session(config);
   std::unique_ptr<Engine> engine = make_simulator(session, find_algorithm(config.algo).family);
@@ -84,8 +83,12 @@ std::string run_simulated(const RunConfig& config, const std::string& out_dir, b
 
 // Every rank runs this. Rank 0 owns the run folder. Until training starts, every failure is
 // agreed on by all ranks (each exits with it, none hangs); after that, a failure on one rank
-// ends the whole job through MPI_Abort, once rank 0 has recorded what it knows.
+// ends the whole job through MPI_Abort, once rank 0 has recorded what it knows. A stop signal
+// (to any rank: mpirun forwards SIGTERM, SIGINT and SIGUSR1 to all) is the exception: the engine
+// makes every rank stop after the same update, rank 0 writes one checkpoint, and every rank
+// returns and exits 128 + the signal.
 std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool resume) {
+  catch_interrupts();
   MpiWorld world;
   const bool root = world.rank() == 0;
   const AlgorithmFamily family = find_algorithm(config.algo).family;
@@ -113,6 +116,7 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
   try {
     session = std::make_unique<Session>(config, rank_threads);
     session->set_reporting(root);
+    session->set_watch_signals(false);  // the engine's agreed stop only
   } catch (...) {
     error = std::current_exception();
   }
@@ -160,8 +164,11 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
   }
   world.agree(error);
 
+  std::exception_ptr stopped;
   try {
     run_recorded(*session, *engine);
+  } catch (const InterruptedError&) {
+    stopped = std::current_exception();
   } catch (const Error& e) {
     std::cerr << "dsgd: error on rank " << world.rank() << ": " << e.what() << "\n";
     if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << "\n";
@@ -170,6 +177,7 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
     std::cerr << "dsgd: error on rank " << world.rank() << ": " << e.what() << "\n";
     world.abort(1);
   }
+  world.follow_root(stopped);
   return root ? path : std::string();
 }
 

@@ -4,12 +4,11 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <csignal>
 
 #include "algos/catalog.h"
 #include "core/errors.h"
 #include "run/evaluator.h"
-#include "run/interrupt.h"
+#include "core/interrupt.h"
 
 namespace dsgd {
 namespace {
@@ -86,6 +85,12 @@ void Session::restore_counters(const TensorMap& checkpoint) {
   loss_sum_.fill_(scalar("loss_sum"));
 }
 
+std::string Session::launch_prefix() const {
+  if (config().engine != "mpi") return "";
+  bool async = find_algorithm(config().algo).family == AlgorithmFamily::kAsync;
+  return fmt::format("mpirun -n {} ", config().workers + (async ? config().servers : 0));
+}
+
 void Session::write_checkpoint() {
   if (!folder_) return;
   TensorMap checkpoint;
@@ -113,13 +118,8 @@ void Session::write_checkpoint() {
   if (engine_checkpoint_) engine_checkpoint_(checkpoint);
   save_checkpoint(folder_->file(kCheckpointFile), checkpoint);
   // If the job dies now (a lost MPI rank, a killed process), the log says where to go on from.
-  std::string launch;
-  if (config().engine == "mpi") {
-    bool async = find_algorithm(config().algo).family == AlgorithmFamily::kAsync;
-    launch = fmt::format("mpirun -n {} ", config().workers + (async ? config().servers : 0));
-  }
   progress_.log(fmt::format("checkpoint at update {}: continue with `{}dsgd run --resume {}`",
-                            updates_done_, launch, folder_->path()));
+                            updates_done_, launch_prefix(), folder_->path()));
 }
 
 void Session::after_update(int64_t updates, const torch::Tensor& loss, double sim_time,
@@ -136,6 +136,7 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
   if (checkpoint_due || eval_due) check_finite(updates);
   if (!reporting_) {
     if (eval_due) ++next_eval_index_;
+    stop_if_requested(updates);
     return;
   }
   progress_.update(updates, epoch_of(updates), last_lr_, last_train_loss_);
@@ -156,18 +157,19 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
     }
     period_start_ = updates;
   }
-  if (const int signal = pending_interrupt(); signal != 0) {
-    write_checkpoint();
-    throw InterruptedError(
-        fmt::format("interrupted by {} at epoch {:.3f} (update {}), after a checkpoint",
-                    signal == SIGINT    ? "SIGINT"
-                    : signal == SIGTERM ? "SIGTERM"
-                                        : "a signal",
-                    epoch_of(updates), updates),
-        fmt::format("continue exactly where it stopped: dsgd run --resume {}",
-                    folder_ ? folder_->path() : std::string("DIR")),
-        signal);
-  }
+  stop_if_requested(updates);
+}
+
+void Session::stop_if_requested(int64_t updates) {
+  const int signal = stronger_interrupt(requested_stop_, watch_signals_ ? pending_interrupt() : 0);
+  if (signal == 0) return;
+  write_checkpoint();
+  throw InterruptedError(
+      fmt::format("interrupted by {} at epoch {:.3f} (update {}), after a checkpoint",
+                  signal_name(signal), epoch_of(updates), updates),
+      fmt::format("continue exactly where it stopped: {}dsgd run --resume {}", launch_prefix(),
+                  folder_ ? folder_->path() : std::string("DIR")),
+      signal);
 }
 
 bool Session::period_collapsed() const {

@@ -48,6 +48,9 @@ class Session : public Training {
   void set_reporting(bool reporting) { reporting_ = reporting; }
   bool reporting() const { return reporting_; }
   const RunFolder* folder() const { return folder_ ? &*folder_ : nullptr; }
+  // Whether this process's own SIGINT/SIGTERM/SIGUSR1 stop the run (the simulator), or only an
+  // engine's request_stop does (MPI ranks, which must agree on the update they stop at).
+  void set_watch_signals(bool watch) { watch_signals_ = watch; }
 
   // Training.
   TrainingContext& context() override { return context_; }
@@ -62,6 +65,7 @@ class Session : public Training {
     engine_checkpoint_ = std::move(save);
   }
   EngineReport& report() override { return report_; }
+  void request_stop(int signal) override { requested_stop_ = signal; }
 
   // The context's, for tests and run_job.
   const DatasetPair& data() const { return context_.data(); }
@@ -76,12 +80,17 @@ class Session : public Training {
 
  private:
   void check_finite(int64_t updates);
+  // Throws InterruptedError when a stop was requested, after a checkpoint where this process
+  // writes them.
+  void stop_if_requested(int64_t updates);
   // Whether the evaluation period ending now collapsed: it started after the warm-up, and its
   // training loss (the mean over the period, metrics.csv's train_loss) was at least
   // ln(classes) − kCollapseTolerance: no better than predicting every class alike.
   bool period_collapsed() const;
   static constexpr double kCollapseTolerance = 0.01;
   void write_checkpoint();
+  // "mpirun -n P " for an MPI run, for the commands the log suggests.
+  std::string launch_prefix() const;
   void evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                     const std::map<std::string, double>& extra);
 
@@ -108,6 +117,8 @@ class Session : public Training {
   double wall_offset_ = 0.0;                           // wall time of the runs this one resumes
   std::function<void(TensorMap&)> engine_checkpoint_;
   bool reporting_ = true;
+  bool watch_signals_ = true;
+  int requested_stop_ = 0;
 };
 
 }  // namespace dsgd

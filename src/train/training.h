@@ -41,10 +41,15 @@ class Training {
   // Records one finished update. When an evaluation is due, `eval_params` (a flat vector) is
   // evaluated and a metrics row written with the `extra` columns. Throws CollapsedError after an
   // evaluation period that learned nothing, DivergedError when the training loss is no longer
-  // finite, InterruptedError after a checkpoint when a SIGINT or SIGTERM came.
+  // finite, InterruptedError (after a checkpoint, where this process writes them) when a stop was
+  // requested: a SIGINT, SIGTERM or SIGUSR1 to this process, or request_stop.
   virtual void after_update(int64_t updates, const torch::Tensor& loss, double sim_time,
                             const torch::Tensor& eval_params,
                             const std::function<std::map<std::string, double>()>& extra = {}) = 0;
+  // A stop the engine's ranks agreed on (MPI: every rank stops after the same update, whichever
+  // rank the signal reached); the next after_update honours it. Engines in one process need not
+  // call it: the session watches that process's signals itself unless told not to.
+  virtual void request_stop(int signal) = 0;
   // The engine's part of each checkpoint.
   virtual void set_engine_checkpoint(std::function<void(TensorMap&)> save) = 0;
   // Engine facts for summary.json, kept current by the engine.
