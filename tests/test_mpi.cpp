@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -377,6 +378,81 @@ TEST(Mpi, SigintToOneSyncRankStopsEveryRankAndResumesExactly) {
   expect_learners_match(part, full, 4, 0.0);
   fs::remove_all(full);
   fs::remove_all(part);
+}
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A worker rank stopped (SIGSTOP, as a hung process or a host gone without closing its sockets
+// looks) after the first checkpoint: within mpi.hang_timeout and a little, rank 0 names it, the
+// job exits 4 with status "hung", and the run resumes from its last checkpoint.
+TEST(Mpi, StoppedWorkerRankEndsTheJobWithinTheTimeoutAndResumes) {
+  fs::path run = fresh_dir("mpi_stopped");
+  const std::string job = kSmall + "--set algo=dana-slim --set workers=3 --set epochs=8 " +
+                          "--set eval_every=1 --set mpi.hang_timeout=4 --engine mpi --out " +
+                          run.string();
+  {
+    BackgroundJob background(4, job, fresh_dir("mpi_stopped_log"));
+    ASSERT_TRUE(wait_for_file(run / "checkpoint.pt"));
+    const Clock::time_point stopped = Clock::now();
+    ::kill(rank_pid(run.string(), 2), SIGSTOP);
+    EXPECT_EQ(background.exit_code(), 4) << background.output();
+    EXPECT_LT(seconds_since(stopped), 4 + 6);
+    std::string output = background.output();
+    EXPECT_NE(output.find("worker 1 (rank 2) stopped answering"), std::string::npos) << output;
+    EXPECT_NE(output.find("continue with `mpirun -n 4 dsgd run --resume"), std::string::npos)
+        << output;
+  }
+  auto summary = nlohmann::json::parse(read_file(run / "summary.json"));
+  EXPECT_EQ(summary["status"], "hung");
+  CliResult r = run_mpi(4, "run --resume " + run.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  summary = nlohmann::json::parse(read_file(run / "summary.json"));
+  EXPECT_EQ(summary["status"], "ok");
+  EXPECT_EQ(summary["updates"], 2048);
+  fs::remove_all(run);
+}
+
+// The same for a synchronous job, where every rank waits in the all-reduce: rank 0 names the
+// learner that does not answer, not the ones waiting with it.
+TEST(Mpi, StoppedLearnerRankEndsTheSyncJob) {
+  fs::path run = fresh_dir("mpi_stopped_sync");
+  BackgroundJob background(4,
+                           kSmall + kHier +
+                               "--engine mpi --set epochs=16 --set eval_every=1 "
+                               "--set mpi.hang_timeout=4 --out " +
+                               run.string(),
+                           fresh_dir("mpi_stopped_sync_log"));
+  ASSERT_TRUE(wait_for_file(run / "checkpoint.pt"));
+  ::kill(rank_pid(run.string(), 3), SIGSTOP);
+  EXPECT_EQ(background.exit_code(), 4) << background.output();
+  std::string output = background.output();
+  EXPECT_NE(output.find("learner 3 (rank 3) stopped answering"), std::string::npos) << output;
+  EXPECT_EQ(output.find("learner 1 (rank 1)"), std::string::npos) << output;
+  fs::remove_all(run);
+}
+
+// A rank that is slow, not gone: stopped for longer than half the timeout, so rank 0 pings, but
+// continued (SIGCONT) before the answer window closes. It answers, and the job finishes.
+TEST(Mpi, ASlowRankThatAnswersThePingIsNotAHang) {
+  fs::path run = fresh_dir("mpi_slow");
+  const std::string job = kSmall + "--set algo=asgd --set workers=2 --set epochs=4 " +
+                          "--set mpi.hang_timeout=10 --engine mpi --out " + run.string();
+  BackgroundJob background(3, job, fresh_dir("mpi_slow_log"));
+  ASSERT_TRUE(wait_for_file(run / "checkpoint.pt"));
+  pid_t worker = rank_pid(run.string(), 1);
+  ::kill(worker, SIGSTOP);
+  ::usleep(7'500'000);  // rank 0 pings about 5 s after the worker's message was due
+  ::kill(worker, SIGCONT);
+  EXPECT_EQ(background.exit_code(), 0) << background.output();
+  std::string output = background.output();
+  EXPECT_NE(output.find("every rank answered: slow, not stuck"), std::string::npos) << output;
+  EXPECT_EQ(output.find("stopped answering"), std::string::npos) << output;
+  auto summary = nlohmann::json::parse(read_file(run / "summary.json"));
+  EXPECT_EQ(summary["status"], "ok");
+  fs::remove_all(run);
 }
 
 TEST(Mpi, BadLaunchesEndEveryRankWithExitTwo) {

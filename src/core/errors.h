@@ -1,6 +1,6 @@
 // The one error hierarchy of dsgd. Library code throws these; only main() turns them into exit
-// codes (2 bad usage or input, 3 diverged or collapsed, 128 + signal interrupted, 1 anything
-// else). Every error carries a
+// codes (2 bad usage or input, 3 diverged or collapsed, 4 an MPI rank stopped answering,
+// 128 + signal interrupted, 1 anything else). Every error carries a
 // one-line cause and, where we can give one, a hint saying what to do.
 #pragma once
 
@@ -48,7 +48,14 @@ class CollapsedError : public DivergedError {
   using DivergedError::DivergedError;
 };
 
-// SIGINT or SIGTERM stopped the run at an update boundary, after a checkpoint. Exits 128 + the
+// An MPI rank stopped answering for longer than mpi.hang_timeout (stopped, or its host gone).
+class HangError : public Error {
+ public:
+  using Error::Error;
+  int exit_code() const override { return 4; }
+};
+
+// SIGINT, SIGTERM or SIGUSR1 stopped the run at an update boundary, after a checkpoint. Exits 128 + the
 // signal number, as a shell reports a process the signal killed (130 for Ctrl-C, 143 for SIGTERM).
 class InterruptedError : public Error {
  public:

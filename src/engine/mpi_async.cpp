@@ -27,6 +27,10 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
     throw ConfigError("timing.trace replays an order in the simulator; an MPI run makes its own",
                       "drop timing.trace, or use engine = \"sim\"");
   }
+  world_.watchdog().watch(c.mpi_hang_timeout, [shards = shards_](int rank) {
+    return rank < shards ? fmt::format("server shard {} (rank {})", rank, rank)
+                         : fmt::format("worker {} (rank {})", rank - shards, rank);
+  });
   const AsyncAlgorithm& algorithm = find_async_algorithm(c.algo);
   AsyncOptions options = async_options(c);
   torch::Tensor theta0 = training_.model().params().detach().clone();
@@ -49,6 +53,7 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
         [&training = training_](int64_t updates) { return training.lr_at(updates); }, c.gap_sample);
     s.owes.assign(static_cast<size_t>(c.workers), 0);
     s.sending.assign(static_cast<size_t>(c.workers), MPI_REQUEST_NULL);
+    s.owed_since.assign(static_cast<size_t>(c.workers), std::chrono::steady_clock::now());
     // Zeros: shards other than 0 receive no loss, and their held messages go into checkpoints.
     s.incoming = torch::zeros({s.slice.size() + 1}, theta0.options());
     server_bytes = s.server->rule().state_bytes();

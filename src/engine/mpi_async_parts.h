@@ -3,6 +3,7 @@
 // or a worker (its rule, batch stream and counter). Private to the mpi_async*.cpp files.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct MpiAsyncEngine::Server {
   std::unique_ptr<AsyncServer> server;  // on this shard's slice
   std::vector<char> owes;               // the worker is computing, or its message is in flight
   std::vector<MPI_Request> sending;     // the parameters last sent to each worker (from `sent`)
+  std::vector<std::chrono::steady_clock::time_point> owed_since;  // when each was sent
   torch::Tensor incoming;               // a message slice and (shard 0) its loss after it
   bool restored = false;
   int stop_signal = 0;  // shard 0: a stop signal a worker reported (0: none)

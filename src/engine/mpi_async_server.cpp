@@ -20,13 +20,14 @@ using namespace mpi_transport;
 struct MpiAsyncEngine::ShardOps {
   Server& s;
   Training& training;
-  MPI_Comm comm;
+  MpiWorld& world;
+  MPI_Comm comm = world.comm();
 
   void send_params(int64_t worker, int64_t updates) {
     // The worker's row of the sent block is also its send buffer. Its previous parameters were
     // delivered before its message came back, so this wait returns at once.
     MPI_Request& pending = s.sending[static_cast<size_t>(worker)];
-    check_mpi(MPI_Wait(&pending, MPI_STATUS_IGNORE), "MPI_Wait");
+    world.watchdog().wait(pending, "MPI_Wait");
     torch::Tensor row = s.server->send(worker, updates);
     if (s.shard == 0) {
       // 8 bytes go out eagerly: a blocking send costs nothing here and needs no buffer to keep.
@@ -38,13 +39,25 @@ struct MpiAsyncEngine::ShardOps {
                         s.worker_rank(worker), kParams, comm, &pending),
               "MPI_Isend");
     s.owes[static_cast<size_t>(worker)] = 1;
+    s.owed_since[static_cast<size_t>(worker)] = std::chrono::steady_clock::now();
+  }
+  // Whether a worker's message is later than half the hang timeout, though others may still be
+  // arriving (the watchdog then pings every rank).
+  bool message_overdue() const {
+    const auto now = std::chrono::steady_clock::now();
+    const auto half = std::chrono::duration<double>(world.watchdog().timeout() / 2);
+    for (size_t w = 0; w < s.owes.size(); ++w) {
+      if (s.owes[w] && now - s.owed_since[w] > half) return true;
+    }
+    return false;
   }
   // Receives worker `worker`'s message (any worker's when negative) into s.incoming, and on
   // shard 0 its loss after it.
   int64_t receive(int64_t worker) {
     int source = worker < 0 ? MPI_ANY_SOURCE : s.worker_rank(worker);
     torch::Tensor message = s.incoming.narrow(0, 0, s.slice.size());
-    int rank = recv_floats(message, source, kMessage, comm);
+    int rank = recv_floats(message, source, kMessage, world, Watchdog::Pace::kSpin,
+                           [this] { return message_overdue(); });
     if (s.shard == 0) {
       float loss_and_signal[2];
       check_mpi(MPI_Recv(loss_and_signal, 2, MPI_FLOAT, rank, kLoss, comm, MPI_STATUS_IGNORE),
@@ -81,9 +94,7 @@ struct MpiAsyncEngine::ShardOps {
     for (int64_t w = 0; w < s.workers(); ++w) {
       if (s.owes[static_cast<size_t>(w)]) receive(w);
     }
-    check_mpi(
-        MPI_Waitall(static_cast<int>(s.sending.size()), s.sending.data(), MPI_STATUSES_IGNORE),
-        "MPI_Waitall");
+    for (MPI_Request& sending : s.sending) world.watchdog().wait(sending, "MPI_Wait");
   }
 };
 
@@ -91,12 +102,14 @@ void MpiAsyncEngine::run_shard() {
   Server& s = *server_;
   MPI_Comm comm = world_.comm();
   torch::NoGradGuard no_grad;
-  ShardOps ops{s, training_, comm};
+  ShardOps ops{s, training_, world_};
   ops.start();
   int64_t updates = training_.updates_done();
   while (true) {
     int64_t order[2];
-    check_mpi(MPI_Recv(order, 2, MPI_INT64_T, 0, kOrder, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    MPI_Request request;
+    check_mpi(MPI_Irecv(order, 2, MPI_INT64_T, 0, kOrder, comm, &request), "MPI_Irecv");
+    world_.watchdog().wait(request, "MPI_Recv");
     const int64_t worker = order[1];
     switch (order[0]) {
       case kApply:
@@ -136,7 +149,7 @@ void MpiAsyncEngine::run_server() {
   AsyncServer& server = *s.server;
   MPI_Comm comm = world_.comm();
   torch::NoGradGuard no_grad;
-  ShardOps ops{s, training_, comm};
+  ShardOps ops{s, training_, world_};
   const auto start = std::chrono::steady_clock::now();
   const double time_offset = training_.sim_time();
   auto elapsed = [&] {
@@ -160,11 +173,11 @@ void MpiAsyncEngine::run_server() {
     }
     order(kSnapshot, 0);
     for (int k = 1; k < s.shards; ++k) {
-      checkpoint[shard_state_key(k)] = bytes_tensor(recv_bytes(k, kShardReply, comm));
+      checkpoint[shard_state_key(k)] = bytes_tensor(recv_bytes(k, kShardReply, world_));
     }
     for (int64_t w = 0; w < s.workers(); ++w) {
       send_empty(s.worker_rank(w), kStateRequest, comm);
-      checkpoint[worker_state_key(w)] = bytes_tensor(recv_bytes(s.worker_rank(w), kState, comm));
+      checkpoint[worker_state_key(w)] = bytes_tensor(recv_bytes(s.worker_rank(w), kState, world_));
     }
     server.save(checkpoint, "engine/");
   });
@@ -179,7 +192,7 @@ void MpiAsyncEngine::run_server() {
     for (int k = 1; k < s.shards; ++k) {
       Slice slice = shard_slice(k, s.shards, s.params);
       torch::Tensor part = whole.slice(0, slice.lo, slice.hi);
-      recv_floats(part, k, kShardReply, comm);
+      recv_floats(part, k, kShardReply, world_);
       check_mpi(MPI_Recv(&shard_gaps[static_cast<size_t>(k)], 1, MPI_DOUBLE, k, kShardReply, comm,
                          MPI_STATUS_IGNORE),
                 "MPI_Recv");

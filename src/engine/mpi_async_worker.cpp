@@ -42,11 +42,15 @@ void MpiAsyncEngine::run_worker() {
   float loss_and_signal[2] = {0.0f, 0.0f};
   while (true) {
     MPI_Status status;
-    wait_patiently([&] {
-      int arrived = 0;
-      check_mpi(MPI_Iprobe(0, MPI_ANY_TAG, comm, &arrived, &status), "MPI_Iprobe");
-      return arrived != 0;
-    });
+    // Patient: the server is the bottleneck, and when ranks share cores (a laptop, or
+    // `--oversubscribe`) spinning workers took its CPU.
+    world_.watchdog().wait_until(
+        [&] {
+          int arrived = 0;
+          check_mpi(MPI_Iprobe(0, MPI_ANY_TAG, comm, &arrived, &status), "MPI_Iprobe");
+          return arrived != 0;
+        },
+        Watchdog::Pace::kPatient);
     if (status.MPI_TAG == kStop || status.MPI_TAG == kStateRequest) {
       check_mpi(MPI_Recv(nullptr, 0, MPI_BYTE, 0, status.MPI_TAG, comm, MPI_STATUS_IGNORE),
                 "MPI_Recv");
@@ -59,7 +63,7 @@ void MpiAsyncEngine::run_worker() {
     check_mpi(MPI_Recv(&lr, 1, MPI_DOUBLE, 0, kRate, comm, MPI_STATUS_IGNORE), "MPI_Recv");
     for (int64_t k = 0; k < shards_; ++k) {
       torch::Tensor part = params.slice(0, slices[k].lo, slices[k].hi);
-      recv_floats(part, static_cast<int>(k), kParams, comm);
+      recv_floats(part, static_cast<int>(k), kParams, world_);
     }
     torch::Tensor loss = [&] {
       if (gradient_source_) return gradient_source_(w.next_batch++);
@@ -78,13 +82,15 @@ void MpiAsyncEngine::run_worker() {
     }
     check_mpi(MPI_Isend(loss_and_signal, 2, MPI_FLOAT, 0, kLoss, comm, &requests.back()),
               "MPI_Isend");
-    wait_patiently([&] {
-      int sent = 0;
-      check_mpi(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &sent,
-                            MPI_STATUSES_IGNORE),
-                "MPI_Testall");
-      return sent != 0;
-    });
+    world_.watchdog().wait_until(
+        [&] {
+          int sent = 0;
+          check_mpi(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &sent,
+                                MPI_STATUSES_IGNORE),
+                    "MPI_Testall");
+          return sent != 0;
+        },
+        Watchdog::Pace::kPatient);
   }
 }
 

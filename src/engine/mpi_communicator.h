@@ -1,7 +1,8 @@
-// The Communicator of the MPI engine: one learner per rank; a group average is MPI_Allreduce on
+// The Communicator of the MPI engine: one learner per rank; a group average is an all-reduce on
 // a communicator from MPI_Comm_split (S consecutive ranks) or MPI_Comm_split_type (the ranks
-// sharing a node), a global average MPI_Allreduce over every rank. Sums are divided by the
-// group's size on each rank.
+// sharing a node), a global average an all-reduce over every rank. Sums are divided by the
+// group's size on each rank. Each all-reduce starts with a barrier waited for under the world's
+// watchdog, so that a rank that stops answering ends the job instead of hanging it.
 #pragma once
 
 #include "algos/communicator.h"
@@ -22,6 +23,7 @@ class MpiCommunicator : public Communicator {
   void sum(AverageLevel level, torch::Tensor& tensor);
 
  private:
+  Watchdog& watchdog_;
   MPI_Comm global_;
   MPI_Comm group_ = MPI_COMM_NULL;
   int64_t group_size_ = 1;

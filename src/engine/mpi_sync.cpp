@@ -52,6 +52,9 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
                                   c.algo, c.workers, c.workers, world_.size()),
                       fmt::format("launch with mpirun -n {}", c.workers));
   }
+  world_.watchdog().watch(c.mpi_hang_timeout, [](int rank) {
+    return fmt::format("learner {} (rank {})", rank, rank);
+  });
   State& s = *state_;
   s.plan = sync_plan(c);
   s.communicator =
@@ -90,10 +93,12 @@ void MpiSyncEngine::run() {
     if (!local.defined()) return;
     torch::Tensor all =
         world_.rank() == 0 ? torch::empty({world_.size(), local.numel()}) : torch::Tensor();
-    check_mpi(MPI_Gather(local.data_ptr<float>(), static_cast<int>(local.numel()), MPI_FLOAT,
-                         world_.rank() == 0 ? all.data_ptr<float>() : nullptr,
-                         static_cast<int>(local.numel()), MPI_FLOAT, 0, world_.comm()),
-              "MPI_Gather");
+    MPI_Request request;
+    check_mpi(MPI_Igather(local.data_ptr<float>(), static_cast<int>(local.numel()), MPI_FLOAT,
+                          world_.rank() == 0 ? all.data_ptr<float>() : nullptr,
+                          static_cast<int>(local.numel()), MPI_FLOAT, 0, world_.comm(), &request),
+              "MPI_Igather");
+    world_.watchdog().wait(request, "MPI_Gather");
     if (world_.rank() != 0) return;
     for (int i = 0; i < world_.size(); ++i) {
       s.gathered["engine/learner/" + std::to_string(i) + "/" + name] = all[i];

@@ -15,11 +15,20 @@ void send_empty(int dest, int tag, MPI_Comm comm) {
   check_mpi(MPI_Send(nullptr, 0, MPI_BYTE, dest, tag, comm), "MPI_Send");
 }
 
-int recv_floats(torch::Tensor& t, int source, int tag, MPI_Comm comm) {
+int recv_floats(torch::Tensor& t, int source, int tag, MpiWorld& world, Watchdog::Pace pace,
+                const std::function<bool()>& overdue) {
+  MPI_Request request;
+  check_mpi(MPI_Irecv(t.data_ptr<float>(), static_cast<int>(t.numel()), MPI_FLOAT, source, tag,
+                      world.comm(), &request),
+            "MPI_Irecv");
   MPI_Status status;
-  check_mpi(MPI_Recv(t.data_ptr<float>(), static_cast<int>(t.numel()), MPI_FLOAT, source, tag, comm,
-                     &status),
-            "MPI_Recv");
+  world.watchdog().wait_until(
+      [&] {
+        int complete = 0;
+        check_mpi(MPI_Test(&request, &complete, &status), "MPI_Recv");
+        return complete != 0;
+      },
+      pace, overdue);
   return status.MPI_SOURCE;
 }
 
@@ -28,9 +37,14 @@ void send_bytes(const std::string& bytes, int dest, int tag, MPI_Comm comm) {
             "MPI_Send");
 }
 
-std::string recv_bytes(int source, int tag, MPI_Comm comm) {
+std::string recv_bytes(int source, int tag, MpiWorld& world) {
+  MPI_Comm comm = world.comm();
   MPI_Status status;
-  check_mpi(MPI_Probe(source, tag, comm, &status), "MPI_Probe");
+  world.watchdog().wait_until([&] {
+    int arrived = 0;
+    check_mpi(MPI_Iprobe(source, tag, comm, &arrived, &status), "MPI_Probe");
+    return arrived != 0;
+  });
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
   std::string bytes(static_cast<size_t>(count), '\0');

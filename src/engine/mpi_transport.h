@@ -1,15 +1,16 @@
 // How the asynchronous MPI engine moves things: its message tags and shard orders, blocking
-// sends and receives of float vectors and byte strings, the patient wait that leaves shared cores
-// to the server, and the slice of the flat vector each server shard holds. The protocol built
+// sends and receives of float vectors and byte strings (receives wait under the world's
+// watchdog), and the slice of the flat vector each server shard holds. The protocol built
 // from these is in mpi_async_server.cpp and mpi_async_worker.cpp; nothing here knows a rule.
 #pragma once
 
 #include <mpi.h>
 #include <torch/torch.h>
 
-#include <chrono>
+#include <functional>
 #include <string>
-#include <thread>
+
+#include "engine/mpi_world.h"
 
 namespace dsgd {
 namespace mpi_transport {
@@ -38,28 +39,16 @@ enum OrderCode : int64_t {
 
 void send_floats(const torch::Tensor& t, int dest, int tag, MPI_Comm comm);
 void send_empty(int dest, int tag, MPI_Comm comm);
-// Receives into `t` (contiguous float); returns the sender's rank.
-int recv_floats(torch::Tensor& t, int source, int tag, MPI_Comm comm);
+// Receives into `t` (contiguous float) under the world's watchdog; returns the sender's rank.
+int recv_floats(torch::Tensor& t, int source, int tag, MpiWorld& world,
+                Watchdog::Pace pace = Watchdog::Pace::kSpin,
+                const std::function<bool()>& overdue = {});
 void send_bytes(const std::string& bytes, int dest, int tag, MPI_Comm comm);
-std::string recv_bytes(int source, int tag, MPI_Comm comm);
+std::string recv_bytes(int source, int tag, MpiWorld& world);
 
 // Byte strings as uint8 checkpoint entries and back.
 torch::Tensor bytes_tensor(const std::string& bytes);
 std::string tensor_bytes(const torch::Tensor& t);
-
-// A wait for the server: spin for the first 100 µs (on a core of its own, a reply on its way
-// arrives within that), then test every 50 µs asleep. Open MPI's own waits spin throughout, and
-// when ranks share cores (a laptop, or `--oversubscribe`) the workers' spinning took the server's
-// CPU: the server is the bottleneck, so waiting workers must leave it the cores.
-template <typename Done>
-void wait_patiently(Done done) {
-  const auto start = std::chrono::steady_clock::now();
-  while (!done()) {
-    if (std::chrono::steady_clock::now() - start > std::chrono::microseconds(100)) {
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
-    }
-  }
-}
 
 // Shard k's part [lo, hi) of the flat vector: as even as the split allows.
 struct Slice {

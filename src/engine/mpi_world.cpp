@@ -66,9 +66,11 @@ MpiWorld::MpiWorld() {
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  watchdog_ = std::make_unique<Watchdog>(comm_);
 }
 
 MpiWorld::~MpiWorld() {
+  watchdog_.reset();  // its communicator, before MPI ends
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   int finalized = 0;
   MPI_Finalized(&finalized);

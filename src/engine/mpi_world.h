@@ -7,7 +7,10 @@
 #include <mpi.h>
 
 #include <exception>
+#include <memory>
 #include <string>
+
+#include "engine/mpi_watchdog.h"
 
 namespace dsgd {
 
@@ -22,6 +25,8 @@ class MpiWorld {
   int rank() const { return rank_; }
   int size() const { return size_; }
   MPI_Comm comm() const { return comm_; }
+  // Every wait during training goes through it (see mpi_watchdog.h).
+  Watchdog& watchdog() { return *watchdog_; }
 
   // Collective. Every rank passes the error its setup ended with (null: success). Returns when
   // every rank succeeded; otherwise throws on every rank: the failing rank its own error, the
@@ -43,6 +48,7 @@ class MpiWorld {
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
+  std::unique_ptr<Watchdog> watchdog_;
   int rank_ = 0;
   int size_ = 1;
 };

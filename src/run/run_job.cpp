@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -47,6 +48,9 @@ void run_recorded(Session& session, Engine& engine) {
     throw;
   } catch (const InterruptedError& e) {
     session.write_summary("interrupted", e.what());
+    throw;
+  } catch (const HangError& e) {
+    session.write_summary("hung", e.what());
     throw;
   } catch (const DivergedError& e) {
     session.write_summary("diverged", e.what());
@@ -172,6 +176,10 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
   } catch (const Error& e) {
     std::cerr << "dsgd: error on rank " << world.rank() << ": " << e.what() << "\n";
     if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << "\n";
+    if (root && std::filesystem::exists(path + kCheckpointFile)) {
+      std::cerr << "  the run folder keeps its last checkpoint: continue with `mpirun -n "
+                << world.size() << " dsgd run --resume " << path << "`\n";
+    }
     world.abort(e.exit_code());
   } catch (const std::exception& e) {
     std::cerr << "dsgd: error on rank " << world.rank() << ": " << e.what() << "\n";

@@ -74,8 +74,8 @@ class Session : public Training {
   int64_t updates_per_epoch() const { return context_.updates_per_epoch(); }
   double epoch_of(int64_t updates) const { return context_.epoch_of(updates); }
 
-  // Writes summary.json with status "running", "ok", "diverged", "collapsed", "interrupted" or
-  // "failed": the run's facts, the engine's report and how it ended.
+  // Writes summary.json with status "running", "ok", "diverged", "collapsed", "interrupted",
+  // "hung" or "failed": the run's facts, the engine's report and how it ended.
   void write_summary(const std::string& status, const std::string& error = "");
 
  private:
