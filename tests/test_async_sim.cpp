@@ -499,6 +499,41 @@ TEST(Resume, ChangesTheCheckpointDependsOnAreRefused) {
   fs::remove_all(part);
 }
 
+// A file system too small for the checkpoints a run keeps (three at once: previous, current,
+// new): refused before the run folder is made, naming it and both sizes. The same run fits in a
+// larger one. Needs a tmpfs mount (root, and a container that allows it); skipped otherwise.
+TEST(Resume, TooLittleFreeSpaceIsRefusedBeforeTraining) {
+  fs::path mount = fresh_dir("small_fs");
+  fs::create_directories(mount);
+  auto mount_tmpfs = [&](const std::string& size) {
+    return std::system(("mount -t tmpfs -o size=" + size + " tmpfs " + mount.string() +
+                        " 2>/dev/null")
+                           .c_str()) == 0;
+  };
+  if (!mount_tmpfs("600k")) {
+    fs::remove_all(mount);
+    GTEST_SKIP() << "cannot mount a tmpfs here";
+  }
+  // LeNet-5 with 4 workers: checkpoints of about 4.4 MB.
+  const std::string job =
+      "run --set dataset=synthetic --set model=lenet5 --set epochs=0.25 --set eval_every=0.125 "
+      "--set threads=1 --set algo=dana-zero --set workers=4 --out " +
+      (mount / "run").string();
+  CliResult r = run_dsgd(job);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("not enough free space for the checkpoints of " +
+                          (mount / "run").string()),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(mount / "run"));
+  std::system(("umount " + mount.string()).c_str());
+  ASSERT_TRUE(mount_tmpfs("32m"));
+  r = run_dsgd(job);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::system(("umount " + mount.string()).c_str());
+  fs::remove_all(mount);
+}
+
 TEST(Resume, WithoutCheckpointExitsTwo) {
   CliResult r = run_dsgd("run --resume /nonexistent/run");
   EXPECT_EQ(r.exit_code, 2) << r.output;

@@ -75,9 +75,11 @@ std::string run_simulated(const RunConfig& config, const std::string& out_dir, b
   TensorMap checkpoint;  // outlives the run: engines may read it while running
   if (resume) {
     checkpoint = session.resume_folder(path);
+    session.check_free_space(path);
     engine->restore(checkpoint);
     std::cerr << "resuming " << path << " at update " << session.updates_done() << "\n";
   } else {
+    session.check_free_space(path);
     session.open_folder(path);
     std::cerr << "run folder: " << path << "\n";
   }
@@ -147,6 +149,7 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
   std::string bytes;
   try {
     if (resume && root) bytes = read_checkpoint_or_previous(path + kCheckpointFile);
+    if (root) session->check_free_space(path);
   } catch (...) {
     error = std::current_exception();
   }

@@ -37,6 +37,13 @@ class Session : public Training {
   // checkpoint; returns the checkpoint so the engine can restore its own state from it.
   TensorMap resume_folder(const std::string& path);
 
+  // Refuses to start (ConfigError, exit 2) when the file system of the run folder `path` lacks
+  // room for the checkpoints the run will keep: a write needs the previous, the current and the
+  // new one at once. Their size is the existing checkpoint's on a resume; otherwise the engine's
+  // state as it stands (in one process), or a lower bound from the model and the server's state
+  // (under MPI, where the other ranks' state is not here). Call once the engine is built, before
+  // open_folder (a refused run leaves no folder).
+  void check_free_space(const std::string& path);
   // Reopens an interrupted run's folder after restore_counters (resume_folder does both).
   void reopen_folder(const std::string& path);
   // Restores the session's counters from a checkpoint (resume_folder does this; MPI ranks that
@@ -89,6 +96,8 @@ class Session : public Training {
   bool period_collapsed() const;
   static constexpr double kCollapseTolerance = 0.01;
   void write_checkpoint();
+  // The bytes of a checkpoint of this run, as check_free_space describes.
+  int64_t checkpoint_bytes_estimate(const std::string& checkpoint_file);
   // "mpirun -n P " for an MPI run, for the commands the log suggests.
   std::string launch_prefix() const;
   void evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
