@@ -4,7 +4,8 @@
 //   server updates per second of the real MPI engine (asgd and dana-slim, workers that send a
 //   fixed gradient at once, so only messaging and the rule are timed) against the bound from a
 //   ping-pong of the same message size between two ranks (one update needs one round trip);
-//   MpiCommunicator's global average against a raw MPI_Allreduce of the same buffer.
+//   MpiCommunicator's global average against a raw MPI_Allreduce of the same buffer, with the
+//   hang watchdog on (as runs have it) and off.
 // Google Benchmark times one process; here every rank must run the same loop in step, so the
 // timing is MPI_Wtime around barriers.
 #include <fmt/format.h>
@@ -170,16 +171,23 @@ int run(const std::string& filter) {
     if (!filter.empty() && std::string("average").find(filter) == std::string::npos) continue;
     torch::Tensor buffer = torch::randn({floats});
     int reps = floats > 1'000'000 ? 20 : 200;
-    double average =
-        per_call(world, reps, [&] { communicator.average(AverageLevel::kGlobal, {buffer}); });
     double raw = per_call(world, reps, [&] {
       MPI_Allreduce(MPI_IN_PLACE, buffer.data_ptr<float>(), static_cast<int>(floats), MPI_FLOAT,
                     MPI_SUM, world.comm());
     });
-    print_ratio(
-        world, fmt::format("global average / MPI_Allreduce, {:.2f}M floats", floats / 1e6),
-        average / raw,
-        fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3, world.size()));
+    // As a run has it (mpi.hang_timeout = 300: non-blocking, under the watchdog), and with the
+    // watchdog off (blocking).
+    for (double timeout : {300.0, 0.0}) {
+      world.watchdog().watch(timeout, {});
+      double average =
+          per_call(world, reps, [&] { communicator.average(AverageLevel::kGlobal, {buffer}); });
+      print_ratio(world,
+                  fmt::format("global average / MPI_Allreduce, {:.2f}M floats, watchdog {}",
+                              floats / 1e6, timeout > 0 ? "on" : "off"),
+                  average / raw,
+                  fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3,
+                              world.size()));
+    }
   }
   return 0;
 }

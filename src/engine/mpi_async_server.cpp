@@ -60,8 +60,7 @@ struct MpiAsyncEngine::ShardOps {
                            [this] { return message_overdue(); });
     if (s.shard == 0) {
       float loss_and_signal[2];
-      check_mpi(MPI_Recv(loss_and_signal, 2, MPI_FLOAT, rank, kLoss, comm, MPI_STATUS_IGNORE),
-                "MPI_Recv");
+      recv_watched(loss_and_signal, 2, MPI_FLOAT, rank, kLoss, world);
       s.incoming.data_ptr<float>()[s.slice.size()] = loss_and_signal[0];
       s.stop_signal = stronger_interrupt(s.stop_signal, static_cast<int>(loss_and_signal[1]));
     }
@@ -193,9 +192,7 @@ void MpiAsyncEngine::run_server() {
       Slice slice = shard_slice(k, s.shards, s.params);
       torch::Tensor part = whole.slice(0, slice.lo, slice.hi);
       recv_floats(part, k, kShardReply, world_);
-      check_mpi(MPI_Recv(&shard_gaps[static_cast<size_t>(k)], 1, MPI_DOUBLE, k, kShardReply, comm,
-                         MPI_STATUS_IGNORE),
-                "MPI_Recv");
+      recv_watched(&shard_gaps[static_cast<size_t>(k)], 1, MPI_DOUBLE, k, kShardReply, world_);
     }
     return whole;
   };

@@ -60,7 +60,7 @@ void MpiAsyncEngine::run_worker() {
     }
     // Shard 0 sends the rate just before its parameters, and MPI keeps a sender's order.
     double lr = 0.0;
-    check_mpi(MPI_Recv(&lr, 1, MPI_DOUBLE, 0, kRate, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    recv_watched(&lr, 1, MPI_DOUBLE, 0, kRate, world_);
     for (int64_t k = 0; k < shards_; ++k) {
       torch::Tensor part = params.slice(0, slices[k].lo, slices[k].hi);
       recv_floats(part, static_cast<int>(k), kParams, world_);

@@ -44,16 +44,22 @@ void MpiCommunicator::sum(AverageLevel level, torch::Tensor& tensor) {
   }
   MPI_Datatype type = tensor.scalar_type() == torch::kDouble ? MPI_DOUBLE : MPI_FLOAT;
   MPI_Comm comm = level == AverageLevel::kGroup ? group_ : global_;
-  // The ranks meet at a barrier under the watchdog, where a silent rank is found; the all-reduce
-  // then blocks, because every rank is there. (Open MPI's non-blocking all-reduce, waited for
-  // under the watchdog directly, took 1.5-1.6x the blocking one's time in dsgd_mpi_bench; the
-  // barrier costs microseconds.)
-  MPI_Request arrived;
-  check_mpi(MPI_Ibarrier(comm, &arrived), "MPI_Ibarrier");
-  watchdog_.wait(arrived, "MPI_Ibarrier");
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, tensor.data_ptr(), static_cast<int>(tensor.numel()), type,
-                          MPI_SUM, comm),
-            "MPI_Allreduce");
+  void* data = tensor.data_ptr();
+  const int count = static_cast<int>(tensor.numel());
+  if (watchdog_.timeout() == 0) {
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, data, count, type, MPI_SUM, comm), "MPI_Allreduce");
+    return;
+  }
+  // Non-blocking, waited for under the watchdog: a rank stopped anywhere, even inside the
+  // all-reduce, leaves the others polling, and rank 0 finds it. (A watched barrier before a
+  // blocking all-reduce was faster, but a rank stopped during the all-reduce itself hung the
+  // job: it happened in Mpi.StoppedLearnerRankEndsTheSyncJob.) With the ring algorithm
+  // (mpi_world.cpp) it costs what the blocking call does; mpi.hang_timeout = 0 turns the
+  // watchdog off and restores the blocking call.
+  MPI_Request request;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, data, count, type, MPI_SUM, comm, &request),
+            "MPI_Iallreduce");
+  watchdog_.wait(request, "MPI_Allreduce");
 }
 
 void MpiCommunicator::average(AverageLevel level, const std::vector<torch::Tensor>& tensors) {

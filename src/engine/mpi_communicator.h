@@ -1,8 +1,9 @@
 // The Communicator of the MPI engine: one learner per rank; a group average is an all-reduce on
 // a communicator from MPI_Comm_split (S consecutive ranks) or MPI_Comm_split_type (the ranks
 // sharing a node), a global average an all-reduce over every rank. Sums are divided by the
-// group's size on each rank. Each all-reduce starts with a barrier waited for under the world's
-// watchdog, so that a rank that stops answering ends the job instead of hanging it.
+// group's size on each rank. The all-reduces are non-blocking, waited for under the world's
+// watchdog, so that a rank that stops answering ends the job instead of hanging it (blocking
+// when the watchdog is off).
 #pragma once
 
 #include "algos/communicator.h"

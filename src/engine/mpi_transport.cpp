@@ -17,10 +17,14 @@ void send_empty(int dest, int tag, MPI_Comm comm) {
 
 int recv_floats(torch::Tensor& t, int source, int tag, MpiWorld& world, Watchdog::Pace pace,
                 const std::function<bool()>& overdue) {
+  return recv_watched(t.data_ptr<float>(), static_cast<int>(t.numel()), MPI_FLOAT, source, tag,
+                      world, pace, overdue);
+}
+
+int recv_watched(void* buffer, int count, MPI_Datatype type, int source, int tag, MpiWorld& world,
+                 Watchdog::Pace pace, const std::function<bool()>& overdue) {
   MPI_Request request;
-  check_mpi(MPI_Irecv(t.data_ptr<float>(), static_cast<int>(t.numel()), MPI_FLOAT, source, tag,
-                      world.comm(), &request),
-            "MPI_Irecv");
+  check_mpi(MPI_Irecv(buffer, count, type, source, tag, world.comm(), &request), "MPI_Irecv");
   MPI_Status status;
   world.watchdog().wait_until(
       [&] {

@@ -39,6 +39,10 @@ enum OrderCode : int64_t {
 
 void send_floats(const torch::Tensor& t, int dest, int tag, MPI_Comm comm);
 void send_empty(int dest, int tag, MPI_Comm comm);
+// Receives `count` items into `buffer` under the world's watchdog; returns the sender's rank.
+int recv_watched(void* buffer, int count, MPI_Datatype type, int source, int tag, MpiWorld& world,
+                 Watchdog::Pace pace = Watchdog::Pace::kSpin,
+                 const std::function<bool()>& overdue = {});
 // Receives into `t` (contiguous float) under the world's watchdog; returns the sender's rank.
 int recv_floats(torch::Tensor& t, int source, int tag, MpiWorld& world,
                 Watchdog::Pace pace = Watchdog::Pace::kSpin,

@@ -282,7 +282,8 @@ const std::vector<KeySpec>& key_specs() {
       spec("mpi.hang_timeout", &RunConfig::mpi_hang_timeout,
            "MPI: seconds rank 0 waits for a rank that stopped answering (SIGSTOP, a lost host) "
            "before it ends the job with exit 4, naming it; half of it is spent waiting, half "
-           "for an answer to a ping, so keep it above twice the longest step (0: wait forever)",
+           "for an answer to a ping, so keep it above twice the longest step (0: wait forever, with "
+           "blocking MPI calls)",
            at_least(0)),
       spec("average_momentum", &RunConfig::average_momentum,
            "also average momentum buffers when averaging parameters", {}, is_sync,
