@@ -506,9 +506,9 @@ TEST(Resume, TooLittleFreeSpaceIsRefusedBeforeTraining) {
   fs::path mount = fresh_dir("small_fs");
   fs::create_directories(mount);
   auto mount_tmpfs = [&](const std::string& size) {
-    return std::system(("mount -t tmpfs -o size=" + size + " tmpfs " + mount.string() +
-                        " 2>/dev/null")
-                           .c_str()) == 0;
+    return std::system(
+               ("mount -t tmpfs -o size=" + size + " tmpfs " + mount.string() + " 2>/dev/null")
+                   .c_str()) == 0;
   };
   if (!mount_tmpfs("600k")) {
     fs::remove_all(mount);
@@ -521,9 +521,9 @@ TEST(Resume, TooLittleFreeSpaceIsRefusedBeforeTraining) {
       (mount / "run").string();
   CliResult r = run_dsgd(job);
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("not enough free space for the checkpoints of " +
-                          (mount / "run").string()),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("not enough free space for the checkpoints of " + (mount / "run").string()),
+      std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(mount / "run"));
   std::system(("umount " + mount.string()).c_str());

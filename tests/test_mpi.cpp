@@ -298,8 +298,7 @@ TEST(Mpi, ResumesAfterAWorkerRankIsKilled) {
 void expect_interrupted(const fs::path& run, const std::string& signal, int64_t total) {
   auto summary = nlohmann::json::parse(read_file(run / "summary.json"));
   EXPECT_EQ(summary["status"], "interrupted");
-  EXPECT_NE(summary["error"].get<std::string>().find("interrupted by " + signal),
-            std::string::npos)
+  EXPECT_NE(summary["error"].get<std::string>().find("interrupted by " + signal), std::string::npos)
       << summary.dump();
   EXPECT_GT(summary["updates"].get<int64_t>(), 0);
   EXPECT_LT(summary["updates"].get<int64_t>(), total);
@@ -313,10 +312,10 @@ TEST(Mpi, SigtermStopsEveryAsyncRankAtOneUpdateAndResumes) {
   const std::string job = kSmall + "--set algo=dana-zero --set workers=3 --set epochs=8 " +
                           "--set eval_every=1 " + kChangingSchedule;
   {
-    BackgroundJob background(4,
-                             job + "--engine mpi --set timing.record_trace=" + trace.string() +
-                                 " --out " + mpi.string(),
-                             fresh_dir("mpi_term_log"));
+    BackgroundJob background(
+        4,
+        job + "--engine mpi --set timing.record_trace=" + trace.string() + " --out " + mpi.string(),
+        fresh_dir("mpi_term_log"));
     ASSERT_TRUE(wait_for_file(mpi / "checkpoint.pt"));
     for (int rank = 0; rank < 4; ++rank) ::kill(rank_pid(mpi.string(), rank), SIGTERM);
     EXPECT_EQ(background.exit_code(), 143) << background.output();

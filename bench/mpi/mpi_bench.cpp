@@ -181,12 +181,12 @@ int run(const std::string& filter) {
       world.watchdog().watch(timeout, {});
       double average =
           per_call(world, reps, [&] { communicator.average(AverageLevel::kGlobal, {buffer}); });
-      print_ratio(world,
-                  fmt::format("global average / MPI_Allreduce, {:.2f}M floats, watchdog {}",
-                              floats / 1e6, timeout > 0 ? "on" : "off"),
-                  average / raw,
-                  fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3,
-                              world.size()));
+      print_ratio(
+          world,
+          fmt::format("global average / MPI_Allreduce, {:.2f}M floats, watchdog {}", floats / 1e6,
+                      timeout > 0 ? "on" : "off"),
+          average / raw,
+          fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3, world.size()));
     }
   }
   return 0;

@@ -55,8 +55,9 @@ class HangError : public Error {
   int exit_code() const override { return 4; }
 };
 
-// SIGINT, SIGTERM or SIGUSR1 stopped the run at an update boundary, after a checkpoint. Exits 128 + the
-// signal number, as a shell reports a process the signal killed (130 for Ctrl-C, 143 for SIGTERM).
+// SIGINT, SIGTERM or SIGUSR1 stopped the run at an update boundary, after a checkpoint. Exits 128 +
+// the signal number, as a shell reports a process the signal killed (130 for Ctrl-C, 143 for
+// SIGTERM).
 class InterruptedError : public Error {
  public:
   InterruptedError(const std::string& what, std::string hint, int signal)

@@ -23,7 +23,7 @@ struct MpiAsyncEngine::Server {
   std::vector<char> owes;               // the worker is computing, or its message is in flight
   std::vector<MPI_Request> sending;     // the parameters last sent to each worker (from `sent`)
   std::vector<std::chrono::steady_clock::time_point> owed_since;  // when each was sent
-  torch::Tensor incoming;               // a message slice and (shard 0) its loss after it
+  torch::Tensor incoming;  // a message slice and (shard 0) its loss after it
   bool restored = false;
   int stop_signal = 0;  // shard 0: a stop signal a worker reported (0: none)
 

@@ -3,8 +3,8 @@
 // its slice; answers shard 0's requests for its state and its stop. See mpi_async.h.
 #include <mpi.h>
 
-#include "engine/mpi_async_parts.h"
 #include "core/interrupt.h"
+#include "engine/mpi_async_parts.h"
 
 namespace dsgd {
 

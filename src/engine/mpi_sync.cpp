@@ -16,8 +16,8 @@ namespace {
 
 // One count per signal of kInterruptSignals: 1 for `signal`, 0 for the others.
 torch::Tensor signal_counts(int signal) {
-  torch::Tensor counts = torch::zeros({static_cast<int64_t>(std::size(kInterruptSignals))},
-                                      torch::kDouble);
+  torch::Tensor counts =
+      torch::zeros({static_cast<int64_t>(std::size(kInterruptSignals))}, torch::kDouble);
   for (size_t i = 0; i < std::size(kInterruptSignals); ++i) {
     if (kInterruptSignals[i] == signal) counts[static_cast<int64_t>(i)] = 1.0;
   }
@@ -52,9 +52,8 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
                                   c.algo, c.workers, c.workers, world_.size()),
                       fmt::format("launch with mpirun -n {}", c.workers));
   }
-  world_.watchdog().watch(c.mpi_hang_timeout, [](int rank) {
-    return fmt::format("learner {} (rank {})", rank, rank);
-  });
+  world_.watchdog().watch(c.mpi_hang_timeout,
+                          [](int rank) { return fmt::format("learner {} (rank {})", rank, rank); });
   State& s = *state_;
   s.plan = sync_plan(c);
   s.communicator =

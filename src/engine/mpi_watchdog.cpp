@@ -120,7 +120,8 @@ void Watchdog::wait_until(const std::function<bool()>& done, Pace pace,
         start = Clock::now();  // every rank answered: slow, not stuck
       }
     }
-    if (pace == Pace::kPatient && now - start > kSpinFirst) std::this_thread::sleep_for(kPatientSleep);
+    if (pace == Pace::kPatient && now - start > kSpinFirst)
+      std::this_thread::sleep_for(kPatientSleep);
   }
 }
 

@@ -10,13 +10,13 @@
 
 #include "algos/catalog.h"
 #include "core/errors.h"
+#include "core/interrupt.h"
 #include "engine/async_sim.h"
 #include "engine/mpi_async.h"
 #include "engine/mpi_sync.h"
 #include "engine/mpi_world.h"
 #include "engine/single_worker.h"
 #include "engine/sync_sim.h"
-#include "core/interrupt.h"
 #include "run/session.h"
 
 namespace dsgd {

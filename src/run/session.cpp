@@ -8,8 +8,8 @@
 
 #include "algos/catalog.h"
 #include "core/errors.h"
-#include "run/evaluator.h"
 #include "core/interrupt.h"
+#include "run/evaluator.h"
 
 namespace dsgd {
 namespace {
@@ -126,8 +126,8 @@ void Session::check_free_space(const std::string& path) {
       fmt::format("not enough free space for the checkpoints of {}: {:.1f} MB free, {:.1f} MB "
                   "needed ({} more checkpoint(s) of {:.1f} MB: a write keeps the previous, the "
                   "current and the new one at once)",
-                  path, mb(static_cast<int64_t>(space.available)), mb(needed),
-                  3 - kept, mb(checkpoint)),
+                  path, mb(static_cast<int64_t>(space.available)), mb(needed), 3 - kept,
+                  mb(checkpoint)),
       "free some space there, or choose another run folder with --out");
 }
 

@@ -279,12 +279,13 @@ const std::vector<KeySpec>& key_specs() {
            "shards of the parameter server's vector: MPI ranks 0..S-1; in the simulator, S links "
            "that split each message",
            int_at_least(1), is_async, "the asynchronous family"),
-      spec("mpi.hang_timeout", &RunConfig::mpi_hang_timeout,
-           "MPI: seconds rank 0 waits for a rank that stopped answering (SIGSTOP, a lost host) "
-           "before it ends the job with exit 4, naming it; half of it is spent waiting, half "
-           "for an answer to a ping, so keep it above twice the longest step (0: wait forever, with "
-           "blocking MPI calls)",
-           at_least(0)),
+      spec(
+          "mpi.hang_timeout", &RunConfig::mpi_hang_timeout,
+          "MPI: seconds rank 0 waits for a rank that stopped answering (SIGSTOP, a lost host) "
+          "before it ends the job with exit 4, naming it; half of it is spent waiting, half "
+          "for an answer to a ping, so keep it above twice the longest step (0: wait forever, with "
+          "blocking MPI calls)",
+          at_least(0)),
       spec("average_momentum", &RunConfig::average_momentum,
            "also average momentum buffers when averaging parameters", {}, is_sync,
            "the synchronous family"),
@@ -580,9 +581,10 @@ RunConfig load_config(const std::string& toml_path, const std::vector<std::strin
 
 void check_resume_changes(const RunConfig& original, const RunConfig& resumed) {
   static const std::set<std::string> may_change = {
-      "epochs",  "eval_every",   "lr_milestones", "lr_gamma", "stop_on_collapse",   "bn_batches",
-      "threads", "sim.replicas", "gap_sample",    "data_dir", "timing.record_trace",
-      "mpi.hang_timeout"};
+      "epochs",   "eval_every",          "lr_milestones",
+      "lr_gamma", "stop_on_collapse",    "bn_batches",
+      "threads",  "sim.replicas",        "gap_sample",
+      "data_dir", "timing.record_trace", "mpi.hang_timeout"};
   auto refuse = [](const std::string& key, const std::string& before, const std::string& after) {
     throw ConfigError(fmt::format("--resume cannot change '{}': the run has {} = {}, the resume "
                                   "asks for {}",
