@@ -157,6 +157,69 @@ TEST(SyncRound, KavgStepsAndAveragesByHand) {
   }
 }
 
+// The outer optimizer by hand, from θ_anchor = [1, 2] with α = 0.5, β = 0.5 and the learners'
+// means [0, 4], then [0.5, 2] (float64: every value is exact):
+//   heavy ball: Δ = [1, -2], u = [1, -2], θ = [0.5, 3];  Δ = [0, 1], u = [0.5, 0], θ = [0.25, 3]
+//   Nesterov:   Δ = [1, -2], u = [1, -2], θ = [1, 2] - 0.5·[1.5, -3] = [0.25, 3.5];
+//               Δ = [-0.25, 1.5], u = [0.25, 0.5], θ = [0.25, 3.5] - 0.5·[-0.125, 1.75]
+//                 = [0.3125, 2.625]
+TEST(OuterOptimizer, HeavyBallAndNesterovStepsByHand) {
+  auto run = [](bool nesterov) {
+    dsgd::OuterOptimizer outer({0.5, 0.5, nesterov}, torch::tensor({1.0, 2.0}, torch::kDouble));
+    std::vector<torch::Tensor> results;
+    for (const auto& mean :
+         {torch::tensor({0.0, 4.0}, torch::kDouble), torch::tensor({0.5, 2.0}, torch::kDouble)}) {
+      torch::Tensor params = mean.clone();
+      outer.step(params);
+      EXPECT_TRUE(torch::equal(outer.anchor(), params));  // the next anchor
+      results.push_back(params);
+    }
+    return results;
+  };
+  auto heavy = run(false), nesterov = run(true);
+  EXPECT_TRUE(torch::equal(heavy[0], torch::tensor({0.5, 3.0}, torch::kDouble))) << heavy[0];
+  EXPECT_TRUE(torch::equal(heavy[1], torch::tensor({0.25, 3.0}, torch::kDouble))) << heavy[1];
+  EXPECT_TRUE(torch::equal(nesterov[0], torch::tensor({0.25, 3.5}, torch::kDouble)));
+  EXPECT_TRUE(torch::equal(nesterov[1], torch::tensor({0.3125, 2.625}, torch::kDouble)))
+      << nesterov[1];
+}
+
+// Through a K-AVG round (K = 1, η = 1, plain SGD): both learners start at [1, 2], step to [0, 2]
+// and [-2, 0], mean [-1, 1]; Δ = [2, 1], so α = 0.5 lands both at [0, 1.5]. Group averages
+// (hier-avg's inner level) take no outer step.
+TEST(SyncRound, GlobalAverageTakesTheOuterStep) {
+  dsgd::OptionValues options;
+  options.set("outer.lr", 0.5);
+  dsgd::SyncPlan plan = plan_of("kavg", options, 2);
+  EXPECT_EQ(plan.outer.lr, 0.5);
+  std::vector<dsgd::Learner> learners;
+  for (int i = 0; i < 2; ++i) {
+    learners.emplace_back(dsgd::SgdOptions{}, torch::tensor({1.0f, 2.0f}), torch::tensor({0.0f}),
+                          plan.outer);
+  }
+  learners[0].grad.copy_(torch::tensor({1.0f, 0.0f}));
+  learners[1].grad.copy_(torch::tensor({3.0f, 2.0f}));
+  dsgd::InProcessCommunicator communicator(2, 2);
+  finish_round(plan, 1, 1.0, false, learners, communicator);
+  for (auto& learner : learners) expect_values(learner.params, {0.0f, 1.5f});
+
+  dsgd::OptionValues hier = options;
+  hier.set("hier.group_size", 2);
+  hier.set("hier.local_period", 1);
+  hier.set("hier.global_period", 2);
+  dsgd::SyncPlan grouped = plan_of("hier-avg", hier, 4);
+  std::vector<dsgd::Learner> four;
+  for (int i = 0; i < 4; ++i) {
+    four.emplace_back(dsgd::SgdOptions{}, torch::tensor({1.0f, 2.0f}), torch::tensor({0.0f}),
+                      grouped.outer);
+    four.back().grad.copy_(torch::tensor({static_cast<float>(i), 0.0f}));
+  }
+  dsgd::InProcessCommunicator groups(4, 2);
+  finish_round(grouped, 1, 1.0, false, four, groups);  // a group average: the plain mean
+  expect_values(four[0].params, {0.5f, 2.0f});
+  expect_values(four[3].params, {-1.5f, 2.0f});
+}
+
 // SSGD averages gradients (and BN buffers) first: both learners take the step of mean g.
 TEST(SyncRound, SsgdAveragesGradientsByHand) {
   std::vector<dsgd::Learner> learners;
@@ -401,6 +464,64 @@ TEST(SyncSim, BadGroupShapesExitTwo) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("fewer learners"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// α = 1, β = 0 is plain averaging: learners hold no outer optimizer, and the run is K-AVG's bit
+// for bit; out-of-range values exit 2 naming the key; ssgd has no outer keys.
+TEST(SyncSim, PlainOuterOptimizerIsKavgAndBadValuesExitTwo) {
+  fs::path plain = fresh_dir("outer_plain"), kavg = fresh_dir("outer_kavg");
+  const std::string job = kSync + "--set algo=kavg --set workers=4 --set kavg.period=2 ";
+  ASSERT_EQ(run_dsgd(job + "--out " + kavg.string()).exit_code, 0);
+  CliResult r =
+      run_dsgd(job + "--set outer.lr=1 --set outer.momentum=0 --set outer.nesterov=true " +
+               "--out " + plain.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(without_columns(read_csv(plain / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(kavg / "metrics.csv"), {"wall_time"}));
+  fs::path out = fresh_dir("outer_bad");
+  r = run_dsgd(job + "--set outer.momentum=1 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("outer.momentum"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("[0, 1)"), std::string::npos) << r.output;
+  r = run_dsgd(job + "--set outer.lr=0 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("outer.lr"), std::string::npos) << r.output;
+  r = run_dsgd(kSync + "--set algo=ssgd --set workers=4 --set outer.lr=0.5 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  fs::remove_all(plain);
+  fs::remove_all(kavg);
+}
+
+// A Nesterov outer optimizer (DiLoCo's form; α = 0.7, β = 0.6: DiLoCo's β = 0.9 oscillates on
+// this tiny task) on hier-avg: its anchor and momentum are in the checkpoint, so a run stopped
+// half-way and resumed ends with the uninterrupted run's metrics and, bit for bit, its learners
+// and outer state.
+TEST(SyncSim, OuterOptimizerResumesExactly) {
+  fs::path full = fresh_dir("outer_full"), part = fresh_dir("outer_part");
+  const std::string job = kSync +
+                          "--set algo=hier-avg --set workers=4 --set hier.group_size=2 "
+                          "--set hier.local_period=2 --set hier.global_period=4 "
+                          "--set outer.lr=0.7 --set outer.momentum=0.6 --set outer.nesterov=true "
+                          "--set eval_every=0.25 ";
+  ASSERT_EQ(run_dsgd(job + "--out " + full.string()).exit_code, 0);
+  ASSERT_EQ(run_dsgd(job + "--set epochs=0.5 --out " + part.string()).exit_code, 0);
+  CliResult r = run_dsgd("run --resume " + part.string() + " --set epochs=1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(without_columns(read_csv(part / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
+  auto a = dsgd::load_checkpoint((part / "checkpoint.pt").string());
+  auto b = dsgd::load_checkpoint((full / "checkpoint.pt").string());
+  for (const std::string key : {"params", "outer_anchor", "outer_momentum"}) {
+    const std::string entry = "engine/learner/3/" + key;
+    EXPECT_TRUE(torch::equal(dsgd::checkpoint_entry(a, entry), dsgd::checkpoint_entry(b, entry)))
+        << entry;
+  }
+  // The outer step moved the model: the anchor is not the plain mean of the last round.
+  EXPECT_GT(dsgd::checkpoint_entry(b, "engine/learner/3/outer_momentum").abs().max().item<float>(),
+            0.0f);
+  fs::remove_all(full);
+  fs::remove_all(part);
 }
 
 }  // namespace

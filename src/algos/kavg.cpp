@@ -1,18 +1,21 @@
 // K-AVG: local SGD with periodic model averaging (Zhou & Cong 2018, "On the convergence
 // properties of a K-step averaging stochastic gradient descent algorithm"). Each learner takes
 // K local steps, then all P learners' parameters are averaged. K = 1 with plain SGD is SSGD.
+// With outer.lr / outer.momentum the average is an outer optimizer's step: SlowMo, DiLoCo
+// (outer_optimizer.h).
 #include "algos/sync_algorithms.h"
 
 namespace dsgd {
 
 SyncAlgorithm kavg_algorithm() {
-  return {"kavg",
-          "K-AVG: K local SGD steps (kavg.period), then a global parameter average",
-          {integer_option("kavg.period", 1, "K local steps between global averages")},
+  return {"kavg", "K-AVG: K local SGD steps (kavg.period), then a global parameter average",
+          with_outer_optimizer(
+              {integer_option("kavg.period", 1, "K local steps between global averages")}),
           [](const OptionValues& o, const SyncSetup& setup) {
             SyncPlan plan;
             plan.group_size = setup.learners;
             plan.global_period = o.integer("kavg.period");
+            plan.outer = outer_options(o);
             return plan;
           }};
 }

@@ -13,6 +13,7 @@
 
 #include "algos/communicator.h"
 #include "algos/options.h"
+#include "algos/outer_optimizer.h"
 
 namespace dsgd {
 
@@ -25,6 +26,8 @@ struct SyncPlan {
   int64_t global_period = 0;  // average across all learners every this many steps; 0: never
   // MPI: groups are the ranks of each host (MPI_Comm_split_type) instead of S consecutive ranks.
   bool groups_follow_hosts = false;
+  // The step the global average takes (SlowMo, DiLoCo); plain averaging by default.
+  OuterOptions outer;
 
   // The averaging after step `step` (1-based); global wins when both are due.
   std::optional<AverageLevel> averaging_after(int64_t step) const;

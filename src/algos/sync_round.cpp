@@ -19,7 +19,8 @@ std::vector<torch::Tensor> gather(std::vector<Learner>& learners, Slice slice) {
 
 }  // namespace
 
-Learner::Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0)
+Learner::Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0,
+                 const OuterOptions& outer_options)
     : optimizer(sgd, params0) {
   const int64_t p = params0.numel(), b = buffers0.numel();
   const int64_t v = optimizer.momentum_buffer().defined() ? p : 0;
@@ -30,6 +31,7 @@ Learner::Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torc
   buffers.copy_(buffers0.reshape({-1}));
   params.copy_(params0.reshape({-1}));
   if (v > 0) optimizer.keep_velocity_in(state.narrow(0, p + b + p, v));
+  if (!outer_options.plain()) outer.emplace(outer_options, params);
 }
 
 torch::Tensor Learner::averaged(bool with_velocity) const {
@@ -55,6 +57,11 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
   if (!level || communicator.group_size(*level) <= 1) return traffic;
   auto averaged = gather(learners, [&](Learner& l) { return l.averaged(average_momentum); });
   communicator.average(*level, averaged);
+  if (*level == AverageLevel::kGlobal) {
+    for (auto& learner : learners) {
+      if (learner.outer) learner.outer->step(learner.params);
+    }
+  }
   return {level, communicator.group_size(*level), bytes_of(averaged.front())};
 }
 

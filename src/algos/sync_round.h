@@ -1,7 +1,8 @@
 // One round of a synchronous algorithm, the same in every engine: after the engine has put each
 // local learner's minibatch gradient into `Learner::grad`, finish_round follows the plan —
 // all-reduce gradients (ssgd), take every learner's local SGD step, then average parameters,
-// BatchNorm buffers and (optionally) momentum buffers in groups or globally.
+// BatchNorm buffers and (optionally) momentum buffers in groups or globally, where the global
+// average may take an outer optimizer's step (outer_optimizer.h).
 #pragma once
 
 #include <torch/torch.h>
@@ -11,6 +12,7 @@
 
 #include "algos/communicator.h"
 #include "algos/local_sgd.h"
+#include "algos/outer_optimizer.h"
 #include "algos/sync_algorithm.h"
 
 namespace dsgd {
@@ -21,12 +23,16 @@ namespace dsgd {
 // and one collective: SSGD's [grad | buffers], an average's [buffers | params] or, with
 // average_momentum, [buffers | params | velocity].
 struct Learner {
-  Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0);
+  Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0,
+          const OuterOptions& outer = {});
   torch::Tensor state;  // the block
   torch::Tensor grad;   // views of it
   torch::Tensor buffers;
   torch::Tensor params;
   LocalSgd optimizer;  // its momentum buffer, when γ > 0, is the block's tail
+  // The step of each global average, unless it is plain averaging. Every learner holds the same
+  // one (the same anchor and momentum), so none needs another's.
+  std::optional<OuterOptimizer> outer;
 
   // The slices one collective moves.
   torch::Tensor gradient_and_buffers() const {

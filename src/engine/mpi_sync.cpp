@@ -59,7 +59,7 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
   s.communicator =
       std::make_unique<MpiCommunicator>(world_, s.plan.group_size, s.plan.groups_follow_hosts);
   FlatModel& model = training_.model();
-  s.learner.emplace_back(sgd_options(c), model.params().detach(), model.buffers());
+  s.learner.emplace_back(sgd_options(c), model.params().detach(), model.buffers(), s.plan.outer);
   s.stream = std::make_unique<WorkerStream>(training_.make_stream(world_.rank()));
   training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
     for (auto& [key, tensor] : s.gathered) checkpoint[key] = tensor;
@@ -133,6 +133,10 @@ void MpiSyncEngine::run() {
       gather(learner.params, "params");
       gather(learner.buffers, "buffers");
       gather(learner.optimizer.momentum_buffer(), "velocity");
+      if (learner.outer) {
+        gather(learner.outer->anchor(), "outer_anchor");
+        gather(learner.outer->momentum_buffer(), "outer_momentum");
+      }
     }
     if (evaluating) {
       // The learners' average goes into the replica for rank 0 to evaluate.

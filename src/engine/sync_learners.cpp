@@ -86,6 +86,12 @@ void save_learner(TensorMap& checkpoint, int64_t index, Learner& learner) {
   if (learner.optimizer.momentum_buffer().defined()) {
     checkpoint[learner_key(index, "velocity")] = learner.optimizer.momentum_buffer().clone();
   }
+  if (learner.outer) {
+    checkpoint[learner_key(index, "outer_anchor")] = learner.outer->anchor().clone();
+    if (learner.outer->momentum_buffer().defined()) {
+      checkpoint[learner_key(index, "outer_momentum")] = learner.outer->momentum_buffer().clone();
+    }
+  }
 }
 
 void restore_learner(const TensorMap& checkpoint, int64_t index, Learner& learner) {
@@ -95,6 +101,13 @@ void restore_learner(const TensorMap& checkpoint, int64_t index, Learner& learne
   if (learner.optimizer.momentum_buffer().defined()) {
     learner.optimizer.momentum_buffer().copy_(
         checkpoint_entry(checkpoint, learner_key(index, "velocity")));
+  }
+  if (learner.outer) {
+    learner.outer->anchor().copy_(checkpoint_entry(checkpoint, learner_key(index, "outer_anchor")));
+    if (learner.outer->momentum_buffer().defined()) {
+      learner.outer->momentum_buffer().copy_(
+          checkpoint_entry(checkpoint, learner_key(index, "outer_momentum")));
+    }
   }
 }
 

@@ -31,7 +31,7 @@ SyncSimulator::SyncSimulator(Training& training)
   SgdOptions sgd = sgd_options(c);
   s.learners.reserve(static_cast<size_t>(c.workers));
   for (int64_t i = 0; i < c.workers; ++i) {
-    s.learners.emplace_back(sgd, model.params().detach(), model.buffers());
+    s.learners.emplace_back(sgd, model.params().detach(), model.buffers(), s.plan.outer);
     s.streams.push_back(training_.make_stream(i));
   }
   const int64_t replicas = training_.context().compute_plan().replicas;

@@ -1,0 +1,53 @@
+// The outer optimizer; see outer_optimizer.h.
+#include "algos/outer_optimizer.h"
+
+namespace dsgd {
+
+std::vector<OptionSpec> with_outer_optimizer(std::vector<OptionSpec> own) {
+  OptionSpec lr = number_option(
+      "outer.lr", 1.0,
+      "outer learning rate alpha of the step from the last global model along the learners' "
+      "mean displacement (SlowMo, DiLoCo); 1 with outer.momentum = 0 is plain averaging",
+      0.0);
+  lr.low_open = true;
+  own.push_back(lr);
+  own.push_back(number_option(
+      "outer.momentum", 0.0,
+      "outer momentum beta over global averages (SlowMo: 0.5-0.8, DiLoCo: 0.9)", 0.0, 1.0));
+  own.push_back(boolean_option("outer.nesterov", false,
+                               "Nesterov outer momentum (DiLoCo) instead of heavy ball (SlowMo)"));
+  return own;
+}
+
+OuterOptions outer_options(const OptionValues& values) {
+  return {values.number("outer.lr"), values.number("outer.momentum"),
+          values.flag("outer.nesterov")};
+}
+
+OuterOptimizer::OuterOptimizer(const OuterOptions& options, const torch::Tensor& params0)
+    : options_(options),
+      anchor_(params0.detach().clone().reshape({-1})),
+      delta_(torch::empty_like(anchor_)) {
+  if (options_.momentum > 0.0) momentum_ = torch::zeros_like(anchor_);
+}
+
+void OuterOptimizer::step(torch::Tensor& params) {
+  torch::NoGradGuard no_grad;
+  // Δ = θ_anchor − mean
+  at::sub_out(delta_, anchor_, params);
+  const torch::Tensor* direction = &delta_;
+  if (momentum_.defined()) {
+    // u ← βu + Δ; heavy ball steps along u, Nesterov along βu + Δ.
+    momentum_.mul_(options_.momentum).add_(delta_);
+    if (options_.nesterov) {
+      delta_.add_(momentum_, options_.momentum);
+    } else {
+      direction = &momentum_;
+    }
+  }
+  // θ ← θ_anchor − α·direction, the next anchor
+  params.copy_(anchor_).add_(*direction, -options_.lr);
+  anchor_.copy_(params);
+}
+
+}  // namespace dsgd
