@@ -117,7 +117,9 @@ void Watchdog::wait_until(const std::function<bool()>& done, Pace pace,
       }
       if (late) {
         check_ranks();
-        start = Clock::now();  // every rank answered: slow, not stuck
+        // Every rank answered: slow, not stuck. Ask again only after another half timeout.
+        start = Clock::now();
+        next_overdue_check = start + std::chrono::duration_cast<Clock::duration>(half);
       }
     }
     if (pace == Pace::kPatient && now - start > kSpinFirst)
