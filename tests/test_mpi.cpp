@@ -311,39 +311,49 @@ void expect_interrupted(const fs::path& run, const std::string& signal, int64_t 
   EXPECT_LT(summary["updates"].get<int64_t>(), total);
 }
 
-// SIGTERM to every rank of a 1+3-rank asynchronous job (what a scheduler's scancel does): every
-// rank stops, rank 0 writes one checkpoint mid-period, the job exits 143. Resumed, the run is the
-// simulator replaying its recorded order: nothing was lost or applied twice at the stop.
-TEST(Mpi, SigtermStopsEveryAsyncRankAtOneUpdateAndResumes) {
-  fs::path mpi = fresh_dir("mpi_term"), sim = fresh_dir("sim_term"), trace = fresh_dir("trace");
-  const std::string job = kSmall + "--set algo=dana-zero --set workers=3 --set epochs=8 " +
-                          "--set eval_every=1 " + kChangingSchedule;
-  {
-    BackgroundJob background(
-        4,
-        job + "--engine mpi --set timing.record_trace=" + trace.string() + " --out " + mpi.string(),
-        fresh_dir("mpi_term_log"));
-    ASSERT_TRUE(wait_for_file(mpi / "checkpoint.pt"));
-    for (int rank = 0; rank < 4; ++rank) ::kill(rank_pid(mpi.string(), rank), SIGTERM);
-    EXPECT_EQ(background.exit_code(), 143) << background.output();
-    std::string output = background.output();
-    // Rank 0 reports it, once.
-    size_t first = output.find("interrupted by SIGTERM");
-    EXPECT_NE(first, std::string::npos) << output;
-    EXPECT_EQ(output.find("interrupted by SIGTERM", first + 1), std::string::npos) << output;
+// A 1+3-rank asynchronous job stopped by SIGTERM to every rank (what a scheduler's scancel does),
+// then by SIGINT to one worker rank only (which reports it to the server with its next message):
+// every rank stops, rank 0 writes one checkpoint mid-period, the job exits 128 + signal. Resumed,
+// the run is the simulator replaying its recorded order: nothing was lost or applied twice.
+TEST(Mpi, SignalsStopEveryAsyncRankAtOneUpdateAndResume) {
+  for (const bool to_every_rank : {true, false}) {
+    const int signal = to_every_rank ? SIGTERM : SIGINT;
+    const std::string name = to_every_rank ? "SIGTERM" : "SIGINT";
+    SCOPED_TRACE(name);
+    fs::path mpi = fresh_dir("mpi_term"), sim = fresh_dir("sim_term"), trace = fresh_dir("trace");
+    const std::string job = kSmall + "--set algo=dana-zero --set workers=3 --set epochs=8 " +
+                            "--set eval_every=1 " + kChangingSchedule;
+    {
+      BackgroundJob background(4,
+                               job + "--engine mpi --set timing.record_trace=" + trace.string() +
+                                   " --out " + mpi.string(),
+                               fresh_dir("mpi_term_log"));
+      ASSERT_TRUE(wait_for_file(mpi / "checkpoint.pt"));
+      if (to_every_rank) {
+        for (int rank = 0; rank < 4; ++rank) ::kill(rank_pid(mpi.string(), rank), signal);
+      } else {
+        ::kill(rank_pid(mpi.string(), 2), signal);
+      }
+      EXPECT_EQ(background.exit_code(), 128 + signal) << background.output();
+      std::string output = background.output();
+      // Rank 0 reports it, once.
+      size_t first = output.find("interrupted by " + name);
+      EXPECT_NE(first, std::string::npos) << output;
+      EXPECT_EQ(output.find("interrupted by " + name, first + 1), std::string::npos) << output;
+    }
+    expect_interrupted(mpi, name, 2048);
+    CliResult r = run_mpi(4, "run --resume " + mpi.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    r = run_dsgd(job + "--set timing.trace=" + trace.string() + " --out " + sim.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_LT(relative_error(dsgd::checkpoint_entry(final_state(mpi), "engine/server/theta"),
+                             dsgd::checkpoint_entry(final_state(sim), "engine/server/theta")),
+              1e-5);
+    auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
+    EXPECT_EQ(summary["status"], "ok");
+    EXPECT_EQ(summary["updates"], 2048);
+    for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
   }
-  expect_interrupted(mpi, "SIGTERM", 2048);
-  CliResult r = run_mpi(4, "run --resume " + mpi.string());
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  r = run_dsgd(job + "--set timing.trace=" + trace.string() + " --out " + sim.string());
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_LT(relative_error(dsgd::checkpoint_entry(final_state(mpi), "engine/server/theta"),
-                           dsgd::checkpoint_entry(final_state(sim), "engine/server/theta")),
-            1e-5);
-  auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
-  EXPECT_EQ(summary["status"], "ok");
-  EXPECT_EQ(summary["updates"], 2048);
-  for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
 }
 
 // SIGUSR1 to mpirun, which Open MPI forwards to every rank without killing them (SIGTERM and
