@@ -220,6 +220,29 @@ TEST(SyncRound, GlobalAverageTakesTheOuterStep) {
   expect_values(four[3].params, {-1.5f, 2.0f});
 }
 
+// Post-local SGD's plan: with 10 steps an epoch and the switch at epoch 1.5, steps 1-15 average
+// gradients and nothing else; from step 16 on, K-AVG's own schedule (K = 4: steps 16, 20, ...).
+TEST(SyncPlan, PostLocalSgdIsSsgdUntilItsSwitch) {
+  dsgd::OptionValues options;
+  options.set("kavg.period", 4);
+  options.set("post_local.switch_epoch", 1.5);
+  dsgd::SyncPlan plan = dsgd::sync_plan(dsgd::find_sync_algorithm("kavg"), options, {4, false, 10});
+  EXPECT_EQ(plan.average_gradients_until, 15);
+  EXPECT_TRUE(plan.averages_gradients_at(1));
+  EXPECT_TRUE(plan.averages_gradients_at(15));
+  EXPECT_FALSE(plan.averages_gradients_at(16));
+  // In a round: step 12 (a K-AVG averaging step) averages the gradients only.
+  std::vector<dsgd::Learner> learners = two_learners(0.0);
+  learners[0].grad.copy_(torch::tensor({1.0f, 1.0f}));
+  learners[1].grad.copy_(torch::tensor({3.0f, 1.0f}));
+  dsgd::InProcessCommunicator communicator(2, 2);
+  dsgd::RoundTraffic traffic = finish_round(plan, 12, 0.1, false, learners, communicator);
+  ASSERT_TRUE(traffic.level.has_value());
+  EXPECT_EQ(traffic.bytes_per_learner, 12);         // [grad | buffers], as SSGD's
+  expect_values(learners[0].params, {0.8f, 1.9f});  // each from its own start, mean gradient
+  expect_values(learners[1].params, {2.8f, 3.9f});
+}
+
 // SSGD averages gradients (and BN buffers) first: both learners take the step of mean g.
 TEST(SyncRound, SsgdAveragesGradientsByHand) {
   std::vector<dsgd::Learner> learners;
@@ -522,6 +545,27 @@ TEST(SyncSim, OuterOptimizerResumesExactly) {
             0.0f);
   fs::remove_all(full);
   fs::remove_all(part);
+}
+
+// Post-local SGD before its switch is SSGD: K-AVG (K = 4) switching at epoch 1 has SSGD's
+// metrics rows for the first epoch exactly, and its own after.
+TEST(SyncSim, PostLocalSgdBeforeItsSwitchIsSsgd) {
+  fs::path ssgd = fresh_dir("post_ssgd"), post = fresh_dir("post_local");
+  const std::string job = kSync + "--set workers=4 --set epochs=2 --set momentum=0.9 ";
+  ASSERT_EQ(run_dsgd(job + "--set algo=ssgd --out " + ssgd.string()).exit_code, 0);
+  CliResult r = run_dsgd(job +
+                         "--set algo=kavg --set kavg.period=4 --set post_local.switch_epoch=1 "
+                         "--out " +
+                         post.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto a = without_columns(read_csv(post / "metrics.csv"), {"wall_time"});
+  auto b = without_columns(read_csv(ssgd / "metrics.csv"), {"wall_time"});
+  ASSERT_EQ(a.size(), 5u);  // header + evaluations at 0.5, 1, 1.5, 2
+  ASSERT_EQ(b.size(), 5u);
+  for (size_t row = 0; row < 3; ++row) EXPECT_EQ(a[row], b[row]) << "row " << row;
+  EXPECT_NE(a[4], b[4]);  // local SGD after the switch
+  fs::remove_all(ssgd);
+  fs::remove_all(post);
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 // steps parameters are averaged inside each group over fast local links, every K2 steps (a
 // multiple of K1) across all P learners instead. Frequent cheap reductions keep the learners
 // close, so global reductions can be rare. S = 1 or S = P is K-AVG. With outer.lr /
-// outer.momentum the global average is an outer optimizer's step (outer_optimizer.h).
+// outer.momentum the global average is an outer optimizer's step (outer_optimizer.h); with
+// post_local.switch_epoch the run starts as SSGD (post_local.h).
 #include <fmt/format.h>
 
+#include "algos/post_local.h"
 #include "algos/sync_algorithms.h"
 #include "core/errors.h"
 
@@ -15,14 +17,14 @@ SyncAlgorithm hier_avg_algorithm() {
   return {"hier-avg",
           "Hier-AVG: group average every K1 steps (hier.local_period) among S learners "
           "(hier.group_size), global average every K2 (hier.global_period)",
-          with_outer_optimizer(
+          with_post_local_switch(with_outer_optimizer(
               {integer_option("hier.group_size", 1, "S learners per group"),
                integer_option("hier.local_period", 1, "K1 local steps between group averages"),
                integer_option("hier.global_period", 1,
                               "K2 local steps between global averages (a multiple of K1)"),
                boolean_option("hier.node_groups", false,
                               "MPI engine: one group per node (ranks sharing memory) instead of S "
-                              "consecutive ranks")}),
+                              "consecutive ranks")})),
           [](const OptionValues& o, const SyncSetup& setup) {
             SyncPlan plan;
             plan.group_size = o.integer("hier.group_size");
@@ -30,6 +32,7 @@ SyncAlgorithm hier_avg_algorithm() {
             plan.global_period = o.integer("hier.global_period");
             plan.groups_follow_hosts = o.flag("hier.node_groups");
             plan.outer = outer_options(o);
+            apply_post_local_switch(o, setup, plan);
             if (plan.global_period % plan.group_period != 0) {
               throw ConfigError(
                   fmt::format("hier.global_period = {} is not a multiple of hier.local_period = {}",

@@ -28,6 +28,14 @@ struct SyncPlan {
   bool groups_follow_hosts = false;
   // The step the global average takes (SlowMo, DiLoCo); plain averaging by default.
   OuterOptions outer;
+  // Post-local SGD (post_local.h): steps 1..this are SSGD's (gradients averaged, no parameter
+  // averaging); the plan's own averaging starts after. 0: from the start.
+  int64_t average_gradients_until = 0;
+
+  // Whether gradients are averaged before step `step` (1-based).
+  bool averages_gradients_at(int64_t step) const {
+    return average_gradients || step <= average_gradients_until;
+  }
 
   // The averaging after step `step` (1-based); global wins when both are due.
   std::optional<AverageLevel> averaging_after(int64_t step) const;
@@ -35,8 +43,9 @@ struct SyncPlan {
 
 // What a plan depends on besides the algorithm's options.
 struct SyncSetup {
-  int64_t learners = 1;  // P
-  bool mpi = false;      // learners are MPI ranks (and so have hosts)
+  int64_t learners = 1;         // P
+  bool mpi = false;             // learners are MPI ranks (and so have hosts)
+  int64_t steps_per_epoch = 0;  // rounds per epoch (0 when only checking a config)
 };
 
 struct SyncAlgorithm {

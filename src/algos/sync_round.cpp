@@ -44,7 +44,7 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
                           std::vector<Learner>& learners, Communicator& communicator) {
   torch::NoGradGuard no_grad;
   RoundTraffic traffic;
-  if (plan.average_gradients && communicator.group_size(AverageLevel::kGlobal) > 1) {
+  if (plan.averages_gradients_at(step) && communicator.group_size(AverageLevel::kGlobal) > 1) {
     // BatchNorm buffers travel with the gradients so that the replicas stay identical.
     auto exchanged = gather(learners, [](Learner& l) { return l.gradient_and_buffers(); });
     communicator.average(AverageLevel::kGlobal, exchanged);
@@ -52,6 +52,8 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
                bytes_of(exchanged.front())};
   }
   for (auto& learner : learners) learner.optimizer.step(learner.params, learner.grad, lr);
+  // Post-local SGD's SSGD phase: every learner took the same step, nothing to average.
+  if (step <= plan.average_gradients_until) return traffic;
 
   std::optional<AverageLevel> level = plan.averaging_after(step);
   if (!level || communicator.group_size(*level) <= 1) return traffic;

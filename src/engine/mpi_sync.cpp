@@ -55,7 +55,7 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
   world_.watchdog().watch(c.mpi_hang_timeout,
                           [](int rank) { return fmt::format("learner {} (rank {})", rank, rank); });
   State& s = *state_;
-  s.plan = sync_plan(c);
+  s.plan = sync_plan(c, training_.context().updates_per_epoch());
   s.communicator =
       std::make_unique<MpiCommunicator>(world_, s.plan.group_size, s.plan.groups_follow_hosts);
   FlatModel& model = training_.model();

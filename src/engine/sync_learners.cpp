@@ -5,8 +5,9 @@
 
 namespace dsgd {
 
-SyncPlan sync_plan(const RunConfig& c) {
-  return sync_plan(find_sync_algorithm(c.algo), c.algo_options, {c.workers, c.engine == "mpi"});
+SyncPlan sync_plan(const RunConfig& c, int64_t steps_per_epoch) {
+  return sync_plan(find_sync_algorithm(c.algo), c.algo_options,
+                   {c.workers, c.engine == "mpi", steps_per_epoch});
 }
 
 SgdOptions sgd_options(const RunConfig& c) { return {c.momentum, c.nesterov, c.weight_decay}; }

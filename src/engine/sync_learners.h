@@ -20,8 +20,9 @@ inline double ring_allreduce_bytes(int64_t n, int64_t bytes) {
                       static_cast<double>(bytes);
 }
 
-// The algorithm's plan and the learners' optimizer, from the config.
-SyncPlan sync_plan(const RunConfig& config);
+// The algorithm's plan (for `steps_per_epoch` rounds an epoch) and the learners' optimizer,
+// from the config.
+SyncPlan sync_plan(const RunConfig& config, int64_t steps_per_epoch);
 SgdOptions sgd_options(const RunConfig& config);
 
 // Totals since the start of the run (cumulative, so that a metrics row says what reaching its

@@ -24,7 +24,7 @@ SyncSimulator::SyncSimulator(Training& training)
     : training_(training), state_(std::make_unique<State>()) {
   const RunConfig& c = training_.config();
   State& s = *state_;
-  s.plan = sync_plan(c);
+  s.plan = sync_plan(c, training_.context().updates_per_epoch());
   s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_size);
   s.timing = std::make_unique<TimingModel>(c, c.workers);
   FlatModel& model = training_.model();
