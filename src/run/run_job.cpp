@@ -180,8 +180,8 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
     std::cerr << "dsgd: error on rank " << world.rank() << ": " << e.what() << "\n";
     if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << "\n";
     if (root && std::filesystem::exists(path + kCheckpointFile)) {
-      std::cerr << "  the run folder keeps its last checkpoint: continue with `mpirun -n "
-                << world.size() << " dsgd run --resume " << path << "`\n";
+      std::cerr << "  the run folder keeps its last checkpoint: continue with `"
+                << session->launch_prefix() << "dsgd run --resume " << path << "`\n";
     }
     world.abort(e.exit_code());
   } catch (const std::exception& e) {

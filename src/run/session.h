@@ -55,6 +55,8 @@ class Session : public Training {
   void set_reporting(bool reporting) { reporting_ = reporting; }
   bool reporting() const { return reporting_; }
   const RunFolder* folder() const { return folder_ ? &*folder_ : nullptr; }
+  // "mpirun -n P " for an MPI run ("" otherwise), for the commands the log suggests.
+  std::string launch_prefix() const;
   // Whether this process's own SIGINT/SIGTERM/SIGUSR1 stop the run (the simulator), or only an
   // engine's request_stop does (MPI ranks, which must agree on the update they stop at).
   void set_watch_signals(bool watch) { watch_signals_ = watch; }
@@ -98,8 +100,6 @@ class Session : public Training {
   void write_checkpoint();
   // The bytes of a checkpoint of this run, as check_free_space describes.
   int64_t checkpoint_bytes_estimate(const std::string& checkpoint_file);
-  // "mpirun -n P " for an MPI run, for the commands the log suggests.
-  std::string launch_prefix() const;
   void evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                     const std::map<std::string, double>& extra);
 
