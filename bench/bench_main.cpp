@@ -334,8 +334,22 @@ std::vector<torch::Tensor> group_members() {
 }
 void BM_GroupAverage10M(benchmark::State& state) {
   auto members = group_members();
-  InProcessCommunicator communicator(kGroup, kGroup);
-  for (auto _ : state) communicator.average(AverageLevel::kGroup, members);
+  InProcessCommunicator communicator(kGroup, {kGroup});
+  for (auto _ : state) communicator.average(0, members);
+}
+// A three-level hierarchy's round of averages on 8 learners (groups of 2, 4, then all 8): one
+// average at each level, as a schedule's longest period brings. Its floor is three passes over
+// the 8 members, i.e. 24 copies of the vector.
+constexpr int64_t kLevelLearners = 8;
+void BM_ThreeLevelAverages10M(benchmark::State& state) {
+  std::vector<torch::Tensor> members;
+  for (int64_t j = 0; j < kLevelLearners; ++j) members.push_back(torch::randn({kVector}));
+  InProcessCommunicator communicator(kLevelLearners, {2, 4, kLevelLearners});
+  for (auto _ : state) {
+    for (size_t level = 0; level < communicator.levels(); ++level) {
+      communicator.average(level, members);
+    }
+  }
 }
 void BM_GroupAverageStackMean10M(benchmark::State& state) {
   auto members = group_members();
@@ -393,6 +407,7 @@ BENCHMARK(BM_SweepOfEight)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterat
 BENCHMARK(BM_VectorCopy10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_GroupAverage10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_GroupAverageStackMean10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_ThreeLevelAverages10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_SimUpdatePair_DanaZero32_ResNet20)->Unit(benchmark::kMillisecond)->Iterations(7);
 BENCHMARK(BM_AugmentedCifarBatch)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_ImageFolderDecode)->Unit(benchmark::kMillisecond)->Iterations(3);
@@ -559,6 +574,8 @@ int main(int argc, char** argv) {
                    dsgd::kGroup, "<=");
   print_time_ratio(r, "group average S=4 / stack-mean", "BM_GroupAverage10M/",
                    "BM_GroupAverageStackMean10M/", 1.0, "<=");
+  print_time_ratio(r, "3-level averages (2, 4, 8) / copy of 10M", "BM_ThreeLevelAverages10M/",
+                   "BM_VectorCopy10M/", 3.0 * dsgd::kLevelLearners, "<=");
   const double copy = r.seconds_of("BM_VectorCopy10M/");
   for (const auto& [name, seconds] : r.seconds) {
     if (name.rfind("BM_ServerUpdate10M/", 0) != 0 || copy <= 0) continue;

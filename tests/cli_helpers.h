@@ -83,6 +83,22 @@ inline std::vector<std::vector<std::string>> without_columns(
   return rows;
 }
 
+// The CSV without the columns whose names start with `prefix` (e.g. "level": the per-level
+// telemetry a hierarchy of two levels or more adds).
+inline std::vector<std::vector<std::string>> without_columns_starting(
+    std::vector<std::vector<std::string>> rows, const std::string& prefix) {
+  if (rows.empty()) return rows;
+  const std::vector<std::string> header = rows[0];
+  for (auto& row : rows) {
+    std::vector<std::string> kept;
+    for (size_t i = 0; i < row.size() && i < header.size(); ++i) {
+      if (header[i].rfind(prefix, 0) != 0) kept.push_back(row[i]);
+    }
+    row = kept;
+  }
+  return rows;
+}
+
 // The value of `column` in the last row of metrics.csv.
 inline double last_metric(const fs::path& metrics, const std::string& column) {
   auto rows = read_csv(metrics);

@@ -79,8 +79,8 @@ struct Rules {
 // dana-zero, say), and a rule refuses keys it does not declare.
 AsyncOptions options_for(const AsyncAlgorithm& algorithm, AsyncOptions options) {
   OptionValues own;
-  for (const auto& [key, value] : options.values.entries()) {
-    if (find_option(algorithm.options, key) != nullptr) own.set(key, value);
+  for (const auto& key : options.values.keys()) {
+    if (find_option(algorithm.options, key) != nullptr) own.set(key, options.values.number(key));
   }
   options.values = own;
   return options;

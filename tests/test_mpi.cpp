@@ -201,6 +201,29 @@ TEST(Mpi, HierAvgOnFourRanksIsTheSimulator) {
   }
 }
 
+// Three levels on 8 ranks (pairs every step, fours every 2, all every 4), each a split
+// communicator: the simulator's learners, and each level's reductions and bytes.
+TEST(Mpi, ThreeLevelsOnEightRanksAreTheSimulator) {
+  fs::path mpi = fresh_dir("mpi_levels"), sim = fresh_dir("sim_levels");
+  const std::string job = kSmall +
+                          "--set algo=hier-avg --set workers=8 --set lr=0.05 --set batch_size=16 "
+                          "--set epochs=0.5 --set 'hier.levels=[[2, 1], [4, 2], [8, 4]]' ";
+  CliResult r = run_mpi(8, job + "--engine mpi --out " + mpi.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
+  expect_learners_match(mpi, sim, 8, 1e-6);
+  auto a = nlohmann::json::parse(read_file(mpi / "summary.json"))["traffic"];
+  auto b = nlohmann::json::parse(read_file(sim / "summary.json"))["traffic"];
+  EXPECT_EQ(a["level1_reductions"], 8);  // 16 rounds
+  for (const char* column : {"level1_reductions", "level2_reductions", "level3_reductions",
+                             "level1_bytes", "level2_bytes", "level3_bytes"}) {
+    EXPECT_EQ(a[column], b[column]) << column;
+  }
+  EXPECT_GT(a["level3_comm_time"].get<double>(), 0.0);  // measured seconds
+  fs::remove_all(mpi);
+  fs::remove_all(sim);
+}
+
 // Synchronous MPI runs are deterministic, so a resumed one must match an uninterrupted one.
 TEST(Mpi, HierAvgResumesExactly) {
   fs::path full = fresh_dir("mpi_full"), part = fresh_dir("mpi_part");
@@ -211,7 +234,8 @@ TEST(Mpi, HierAvgResumesExactly) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto training = [](const fs::path& run) {
     return without_columns(read_csv(run / "metrics.csv"),
-                           {"wall_time", "sim_time", "compute_time", "comm_time"});
+                           {"wall_time", "sim_time", "compute_time", "comm_time",
+                            "level1_comm_time", "level2_comm_time"});
   };
   EXPECT_EQ(training(part), training(full));
   EXPECT_EQ(read_csv(part / "metrics.csv").size(), 5u);
@@ -388,7 +412,8 @@ TEST(Mpi, SigintToOneSyncRankStopsEveryRankAndResumesExactly) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto training = [](const fs::path& run) {
     return without_columns(read_csv(run / "metrics.csv"),
-                           {"wall_time", "sim_time", "compute_time", "comm_time"});
+                           {"wall_time", "sim_time", "compute_time", "comm_time",
+                            "level1_comm_time", "level2_comm_time"});
   };
   EXPECT_EQ(training(part), training(full));
   expect_learners_match(part, full, 4, 0.0);

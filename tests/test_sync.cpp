@@ -16,7 +16,6 @@
 
 namespace {
 
-using dsgd::AverageLevel;
 using namespace dsgd::testing;  // NOLINT(build/namespaces): the shared helpers of cli_helpers.h
 namespace fs = std::filesystem;
 
@@ -25,11 +24,12 @@ dsgd::SyncPlan plan_of(const std::string& algo, const dsgd::OptionValues& option
   return dsgd::sync_plan(dsgd::find_sync_algorithm(algo), options, {learners, false});
 }
 
+// The averaging after each step: '.' none, else the level as the user counts them (1 = innermost).
 std::string schedule(const dsgd::SyncPlan& plan, int steps) {
   std::string out;
   for (int s = 1; s <= steps; ++s) {
     auto level = plan.averaging_after(s);
-    out += !level ? '.' : (*level == AverageLevel::kGroup ? 'g' : 'G');
+    out += !level ? '.' : static_cast<char>('1' + *level);
   }
   return out;
 }
@@ -41,15 +41,46 @@ TEST(SyncPlan, WhenEachAlgorithmAverages) {
   hier.set("hier.global_period", 6);
   dsgd::OptionValues kavg;
   kavg.set("kavg.period", 3);
-  EXPECT_EQ(schedule(plan_of("hier-avg", hier, 8), 12), ".g.g.G.g.g.G");
-  EXPECT_EQ(schedule(plan_of("kavg", kavg, 8), 9), "..G..G..G");
+  EXPECT_EQ(schedule(plan_of("hier-avg", hier, 8), 12), ".1.1.2.1.1.2");
+  EXPECT_EQ(schedule(plan_of("kavg", kavg, 8), 9), "..1..1..1");
   dsgd::SyncPlan ssgd = plan_of("ssgd", {}, 8);
   EXPECT_TRUE(ssgd.average_gradients);
   EXPECT_EQ(schedule(ssgd, 4), "....");
-  EXPECT_EQ(plan_of("hier-avg", hier, 8).group_size, 2);
-  EXPECT_EQ(plan_of("kavg", kavg, 8).group_size, 8);
+  EXPECT_EQ(plan_of("hier-avg", hier, 8).group_sizes(), (std::vector<int64_t>{2, 8}));
+  EXPECT_EQ(plan_of("kavg", kavg, 8).group_sizes(), (std::vector<int64_t>{8}));
   // A plan takes only its own keys.
   EXPECT_THROW(plan_of("ssgd", kavg, 8), dsgd::ConfigError);
+}
+
+dsgd::OptionValues levels_option(dsgd::OptionTable rows) {
+  dsgd::OptionValues options;
+  options.set_table("hier.levels", std::move(rows));
+  return options;
+}
+
+// hier.levels: pairs every step, fours every 2, all 8 every 4; the outermost level due wins.
+// Two levels given as hier.levels make the shorthand's plan.
+TEST(SyncPlan, ThreeLevelScheduleByHand) {
+  dsgd::SyncPlan plan = plan_of("hier-avg", levels_option({{2, 1}, {4, 2}, {8, 4}}), 8);
+  EXPECT_EQ(plan.group_sizes(), (std::vector<int64_t>{2, 4, 8}));
+  EXPECT_EQ(schedule(plan, 12), "121312131213");
+  EXPECT_FALSE(plan.levels[0].cost.has_value());
+
+  dsgd::SyncPlan priced =
+      plan_of("hier-avg", levels_option({{2, 1, 3, 0.5}, {4, 2}, {8, 4, 40, 0.01}}), 8);
+  ASSERT_TRUE(priced.levels[0].cost.has_value());
+  EXPECT_EQ(priced.levels[0].cost->alpha, 3);
+  EXPECT_EQ(priced.levels[0].cost->beta, 0.5);
+  EXPECT_FALSE(priced.levels[1].cost.has_value());
+
+  dsgd::OptionValues shorthand;
+  shorthand.set("hier.group_size", 2);
+  shorthand.set("hier.local_period", 2);
+  shorthand.set("hier.global_period", 6);
+  dsgd::SyncPlan two = plan_of("hier-avg", levels_option({{2, 2}, {8, 6}}), 8);
+  dsgd::SyncPlan short_two = plan_of("hier-avg", shorthand, 8);
+  EXPECT_EQ(two.group_sizes(), short_two.group_sizes());
+  EXPECT_EQ(schedule(two, 12), schedule(short_two, 12));
 }
 
 // Small integers: sums and divisions by 4 are exact in float, so "preserves the mean" can be
@@ -67,8 +98,8 @@ TEST(Communicator, GroupAveragePreservesEachGroupMeanAndMixesNoGroups) {
   auto tensors = integer_learners(8, length, 3);
   std::vector<torch::Tensor> before;
   for (auto& t : tensors) before.push_back(t.clone());
-  dsgd::InProcessCommunicator communicator(8, 4);
-  communicator.average(AverageLevel::kGroup, tensors);
+  dsgd::InProcessCommunicator communicator(8, {4});
+  communicator.average(0, tensors);
   for (int g = 0; g < 2; ++g) {
     torch::Tensor mean =
         (before[4 * g] + before[4 * g + 1] + before[4 * g + 2] + before[4 * g + 3]) / 4;
@@ -77,12 +108,12 @@ TEST(Communicator, GroupAveragePreservesEachGroupMeanAndMixesNoGroups) {
   // Group 1's result does not depend on group 0's inputs.
   auto changed = before;
   for (int j = 0; j < 4; ++j) changed[j] = changed[j] * 3 + 1;
-  communicator.average(AverageLevel::kGroup, changed);
+  communicator.average(0, changed);
   for (int j = 4; j < 8; ++j) EXPECT_TRUE(torch::equal(changed[j], tensors[j]));
 
   auto all = before;
   for (auto& t : all) t = t.clone();
-  communicator.average(AverageLevel::kGlobal, all);
+  communicator.average(communicator.global_level(), all);
   torch::Tensor sum = torch::zeros({length});
   for (auto& t : before) sum += t;
   for (auto& t : all) EXPECT_TRUE(torch::allclose(t, sum / 8, 0, 1e-6));
@@ -98,7 +129,8 @@ TEST(Communicator, FusedAndGenericPathsAgreeAndBadGroupsAreRejected) {
     EXPECT_TRUE(torch::allclose(fused[j].to(torch::kDouble), generic[j], 0, 1e-5));
     EXPECT_TRUE(torch::equal(fused[j], fused[0]));
   }
-  EXPECT_THROW(dsgd::InProcessCommunicator(6, 4), dsgd::ConfigError);
+  EXPECT_THROW(dsgd::InProcessCommunicator(6, {4}), dsgd::ConfigError);
+  EXPECT_THROW(dsgd::InProcessCommunicator(8, {4, 2}), dsgd::ConfigError);  // not nested
 }
 
 std::vector<dsgd::Learner> two_learners(double momentum) {
@@ -123,7 +155,7 @@ void expect_values(const torch::Tensor& t, std::vector<float> values) {
 TEST(SyncRound, KavgStepsAndAveragesByHand) {
   for (bool average_momentum : {false, true}) {
     auto learners = two_learners(0.5);
-    dsgd::InProcessCommunicator communicator(2, 2);
+    dsgd::InProcessCommunicator communicator(2, {2});
     dsgd::OptionValues k2;
     k2.set("kavg.period", 2);
     dsgd::SyncPlan plan = plan_of("kavg", k2, 2);
@@ -138,7 +170,7 @@ TEST(SyncRound, KavgStepsAndAveragesByHand) {
     dsgd::RoundTraffic second =
         finish_round(plan, 2, 0.1, average_momentum, learners, communicator);
     ASSERT_TRUE(second.level.has_value());
-    EXPECT_EQ(*second.level, AverageLevel::kGlobal);
+    EXPECT_EQ(*second.level, plan.global_level());
     EXPECT_EQ(second.learners_per_reduction, 2);
     // Parameters (2 floats) and BN buffers (1), plus the momentum buffer when it travels too.
     EXPECT_EQ(second.bytes_per_learner, average_momentum ? 20 : 12);
@@ -199,7 +231,7 @@ TEST(SyncRound, GlobalAverageTakesTheOuterStep) {
   }
   learners[0].grad.copy_(torch::tensor({1.0f, 0.0f}));
   learners[1].grad.copy_(torch::tensor({3.0f, 2.0f}));
-  dsgd::InProcessCommunicator communicator(2, 2);
+  dsgd::InProcessCommunicator communicator(2, {2});
   finish_round(plan, 1, 1.0, false, learners, communicator);
   for (auto& learner : learners) expect_values(learner.params, {0.0f, 1.5f});
 
@@ -214,7 +246,7 @@ TEST(SyncRound, GlobalAverageTakesTheOuterStep) {
                       grouped.outer);
     four.back().grad.copy_(torch::tensor({static_cast<float>(i), 0.0f}));
   }
-  dsgd::InProcessCommunicator groups(4, 2);
+  dsgd::InProcessCommunicator groups(4, {2});
   finish_round(grouped, 1, 1.0, false, four, groups);  // a group average: the plain mean
   expect_values(four[0].params, {0.5f, 2.0f});
   expect_values(four[3].params, {-1.5f, 2.0f});
@@ -235,12 +267,58 @@ TEST(SyncPlan, PostLocalSgdIsSsgdUntilItsSwitch) {
   std::vector<dsgd::Learner> learners = two_learners(0.0);
   learners[0].grad.copy_(torch::tensor({1.0f, 1.0f}));
   learners[1].grad.copy_(torch::tensor({3.0f, 1.0f}));
-  dsgd::InProcessCommunicator communicator(2, 2);
+  dsgd::InProcessCommunicator communicator(2, {2});
   dsgd::RoundTraffic traffic = finish_round(plan, 12, 0.1, false, learners, communicator);
   ASSERT_TRUE(traffic.level.has_value());
   EXPECT_EQ(traffic.bytes_per_learner, 12);         // [grad | buffers], as SSGD's
   expect_values(learners[0].params, {0.8f, 1.9f});  // each from its own start, mean gradient
   expect_values(learners[1].params, {2.8f, 3.9f});
+}
+
+// Three levels on 8 learners, plain SGD with zero gradients (the steps change nothing), θ_j = 8j
+// and j²: after step 1 each pair holds its mean, after step 2 each four, after step 4 all eight.
+// The values are exact in float; none crosses a group boundary before its level averages.
+TEST(SyncRound, ThreeLevelsOnEightLearnersByHand) {
+  dsgd::SyncPlan plan = plan_of("hier-avg", levels_option({{2, 1}, {4, 2}, {8, 4}}), 8);
+  std::vector<dsgd::Learner> learners;
+  for (int j = 0; j < 8; ++j) {
+    learners.emplace_back(dsgd::SgdOptions{}, torch::tensor({8.0f * j, 1.0f * j * j}),
+                          torch::tensor({1.0f * j}));
+  }
+  dsgd::InProcessCommunicator communicator(8, plan.group_sizes());
+  auto round = [&](int64_t step) {
+    for (auto& learner : learners) learner.grad.zero_();
+    return finish_round(plan, step, 0.1, false, learners, communicator);
+  };
+  auto expect_all = [&](std::vector<std::vector<float>> params) {
+    for (int j = 0; j < 8; ++j) {
+      SCOPED_TRACE(j);
+      expect_values(learners[static_cast<size_t>(j)].params, params[static_cast<size_t>(j)]);
+    }
+  };
+  dsgd::RoundTraffic first = round(1);
+  ASSERT_TRUE(first.level.has_value());
+  EXPECT_EQ(*first.level, 0u);
+  EXPECT_EQ(first.learners_per_reduction, 2);
+  // Pairs: (0, 1), (2, 3), (4, 5), (6, 7); j² means 0.5, 6.5, 20.5, 42.5.
+  expect_all({{4, 0.5f}, {4, 0.5f}, {20, 6.5f}, {20, 6.5f},
+              {36, 20.5f}, {36, 20.5f}, {52, 42.5f}, {52, 42.5f}});
+  expect_values(learners[2].buffers, {2.5f});
+  dsgd::RoundTraffic second = round(2);
+  EXPECT_EQ(*second.level, 1u);
+  EXPECT_EQ(second.learners_per_reduction, 4);
+  // Fours: (0..3) and (4..7).
+  expect_all({{12, 3.5f}, {12, 3.5f}, {12, 3.5f}, {12, 3.5f},
+              {44, 31.5f}, {44, 31.5f}, {44, 31.5f}, {44, 31.5f}});
+  EXPECT_EQ(*round(3).level, 0u);  // pairs inside fours that already agree: nothing moves
+  expect_values(learners[5].params, {44, 31.5f});
+  dsgd::RoundTraffic fourth = round(4);
+  EXPECT_EQ(*fourth.level, 2u);
+  EXPECT_EQ(fourth.learners_per_reduction, 8);
+  for (auto& learner : learners) {
+    expect_values(learner.params, {28, 17.5f});
+    expect_values(learner.buffers, {3.5f});
+  }
 }
 
 // SSGD averages gradients (and BN buffers) first: both learners take the step of mean g.
@@ -252,7 +330,7 @@ TEST(SyncRound, SsgdAveragesGradientsByHand) {
   }
   learners[0].grad.copy_(torch::tensor({1.0f, 1.0f}));
   learners[1].grad.copy_(torch::tensor({2.0f, 0.0f}));
-  dsgd::InProcessCommunicator communicator(2, 2);
+  dsgd::InProcessCommunicator communicator(2, {2});
   dsgd::RoundTraffic traffic =
       finish_round(plan_of("ssgd", {}, 2), 1, 0.1, false, learners, communicator);
   ASSERT_TRUE(traffic.level.has_value());
@@ -294,6 +372,58 @@ TEST(SyncSim, SimulatedTimeFollowsTheCostModel) {
   EXPECT_NEAR(traffic.at("local_bytes"), 8 * 4 * bytes, 1e-6);
   EXPECT_NEAR(traffic.at("global_bytes"), 8 * 4 * 1.5 * bytes, 1e-6);
   EXPECT_NEAR(session.sim_time(), compute + 8 * group + 8 * global, 1e-9 * session.sim_time());
+}
+
+// Three levels with their own (α, β) on 8 learners: 16 rounds, level 1 after the 8 odd steps,
+// level 2 after steps 2, 6, 10, 14, level 3 after every fourth; each level's reductions, bytes
+// and simulated time recomputed by hand, and the run's clock is compute + their sum. Without
+// costs of their own, inner levels take comm.group_* and the outermost comm.global_*.
+TEST(SyncSim, ThreeLevelCostModelByHand) {
+  for (bool own_costs : {true, false}) {
+    SCOPED_TRACE(own_costs);
+    const std::string levels = own_costs
+                                   ? "hier.levels=[[2, 1, 3, 0.002], [4, 2, 20, 0.005], "
+                                     "[8, 4, 40, 0.01]]"
+                                   : "hier.levels=[[2, 1], [4, 2], [8, 4]]";
+    dsgd::RunConfig config = dsgd::parse_config(
+        "", {"algo=hier-avg", "workers=8", levels, "dataset=synthetic", "model=mlp",
+             "batch_size=16", "epochs=0.5", "threads=1", "timing.spread=0.5",
+             "comm.group_alpha=1", "comm.group_beta=0.001", "comm.global_alpha=50",
+             "comm.global_beta=0.02"});
+    dsgd::Session session(config);
+    dsgd::SyncSimulator simulator(session);
+    simulator.run();
+    ASSERT_EQ(session.total_updates(), 16);  // 4096 samples / (8 learners x 16) / 2
+    const double bytes = 4.0 * static_cast<double>(session.model().num_params());  // no BN
+    double compute = 0.0;
+    dsgd::TimingModel timing(config, 8);
+    for (int64_t round = 0; round < 16; ++round) {
+      double slowest = 0.0;
+      for (int64_t i = 0; i < 8; ++i) slowest = std::max(slowest, timing.duration(i, round));
+      compute += slowest;
+    }
+    // Ring volume per learner: 2(n−1)/n·M for groups of n.
+    const double volume[3] = {2.0 * 1 / 2 * bytes, 2.0 * 3 / 4 * bytes, 2.0 * 7 / 8 * bytes};
+    const double alpha[3] = {own_costs ? 3.0 : 1.0, own_costs ? 20.0 : 1.0, own_costs ? 40 : 50.0};
+    const double beta[3] = {own_costs ? 0.002 : 0.001, own_costs ? 0.005 : 0.001,
+                            own_costs ? 0.01 : 0.02};
+    const double count[3] = {8, 4, 4};
+    const auto& traffic = *session.report().traffic;
+    double comm = 0.0;
+    for (int l = 0; l < 3; ++l) {
+      const std::string prefix = "level" + std::to_string(l + 1) + "_";
+      const double each = alpha[l] + beta[l] * volume[l];
+      EXPECT_EQ(traffic.at(prefix + "reductions"), count[l]) << prefix;
+      EXPECT_NEAR(traffic.at(prefix + "bytes"), count[l] * 8 * volume[l], 1e-6) << prefix;
+      EXPECT_NEAR(traffic.at(prefix + "comm_time"), count[l] * each, 1e-9 * count[l] * each)
+          << prefix;
+      comm += count[l] * each;
+    }
+    EXPECT_EQ(traffic.at("local_reductions"), 12);
+    EXPECT_EQ(traffic.at("global_reductions"), 4);
+    EXPECT_NEAR(traffic.at("comm_time"), comm, 1e-9 * comm);
+    EXPECT_NEAR(session.sim_time(), compute + comm, 1e-9 * session.sim_time());
+  }
 }
 
 // 64 rounds an epoch for 4 learners of a small MLP on learnable synthetic data.
@@ -371,7 +501,8 @@ TEST(SyncSim, HierAvgReducesToKavgAtBothEnds) {
          hier);
   run_ok(kSync + "--set workers=4 --set algo=kavg --set kavg.period=8", kavg);
   expect_same_learners(hier, kavg, 4);
-  EXPECT_EQ(without_columns(read_csv(hier / "metrics.csv"), {"wall_time"}),
+  EXPECT_EQ(without_columns(without_columns_starting(read_csv(hier / "metrics.csv"), "level"),
+                            {"wall_time"}),
             without_columns(read_csv(kavg / "metrics.csv"), {"wall_time"}));
   fs::remove_all(hier);
   fs::remove_all(kavg);
@@ -384,7 +515,7 @@ TEST(SyncSim, HierAvgReducesToKavgAtBothEnds) {
   run_ok(kSync + "--set workers=4 --set algo=kavg --set kavg.period=2", kavg);
   expect_same_learners(hier, kavg, 4);
   auto training = [](const fs::path& run) {
-    return without_columns(read_csv(run / "metrics.csv"),
+    return without_columns(without_columns_starting(read_csv(run / "metrics.csv"), "level"),
                            {"wall_time", "sim_time", "comm_time", "local_bytes", "global_bytes",
                             "local_reductions", "global_reductions"});
   };
@@ -487,6 +618,61 @@ TEST(SyncSim, BadGroupShapesExitTwo) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("fewer learners"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// Levels that do not nest, a level larger than P, an outermost level short of P, a malformed
+// row and the shorthand given too: exit 2 naming the level, before any folder is made.
+TEST(SyncSim, BadLevelsExitTwoNamingTheLevel) {
+  fs::path out = fresh_dir("levels_bad");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"[[4, 1], [2, 2], [8, 4]]", "level 2: group size 2 is not a multiple of level 1's 4"},
+      {"[[2, 2], [4, 3], [8, 6]]", "level 2: period 3 is not a multiple of level 1's period 2"},
+      {"[[2, 1], [16, 2]]", "level 2: group size 16 is larger than workers = 8"},
+      {"[[3, 1], [6, 2]]", "level 1: workers = 8 is not a multiple of its group size 3"},
+      {"[[2, 1], [4, 2]]", "level 2 (the outermost) has groups of 4, not all workers = 8"},
+      {"[[2, 0], [8, 2]]", "level 1: group size 2 and period 0 must be whole numbers >= 1"},
+      {"[[2, 1, -1, 0], [8, 2]]", "level 1: link cost alpha = -1, beta = 0 must be >= 0"},
+      {"[[2], [8, 2]]", "'hier.levels' row 1 = [2] must hold 2 or 4 finite numbers"},
+  };
+  for (const auto& [levels, message] : cases) {
+    CliResult r = run_dsgd(kSync + "--set algo=hier-avg --set workers=8 --set 'hier.levels=" +
+                           levels + "' --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << levels << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << levels << "\n" << r.output;
+  }
+  CliResult r = run_dsgd(kSync +
+                         "--set algo=hier-avg --set workers=8 --set hier.group_size=2 "
+                         "--set 'hier.levels=[[2, 1], [8, 2]]' --out " +
+                         out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("hier.group_size and hier.levels are both given"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// Two levels through hier.levels are today's hier-avg bit for bit (metrics and learners); three
+// levels resume exactly, their table read back from the run's config.toml.
+TEST(SyncSim, HierLevelsMatchTheShorthandAndResume) {
+  fs::path levels = fresh_dir("levels_two"), shorthand = fresh_dir("levels_short");
+  run_ok(kSync + "--set algo=hier-avg --set workers=4 --set 'hier.levels=[[2, 2], [4, 4]]'",
+         levels);
+  run_ok(kSync +
+             "--set algo=hier-avg --set workers=4 --set hier.group_size=2 "
+             "--set hier.local_period=2 --set hier.global_period=4",
+         shorthand);
+  expect_same_learners(levels, shorthand, 4);
+  EXPECT_EQ(without_columns(read_csv(levels / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(shorthand / "metrics.csv"), {"wall_time"}));
+  EXPECT_NE(read_file(levels / "config.toml").find("levels = [ [ 2, 2 ], [ 4, 4 ] ]"),
+            std::string::npos)
+      << read_file(levels / "config.toml");
+  fs::remove_all(levels);
+  fs::remove_all(shorthand);
+
+  dsgd::testing::expect_resume_matches(
+      kSyncOptions,
+      "--set algo=hier-avg --set workers=8 --set 'hier.levels=[[2, 1], [4, 2, 5, 0.001], [8, 4]]' ",
+      32);
 }
 
 // α = 1, β = 0 is plain averaging: learners hold no outer optimizer, and the run is K-AVG's bit

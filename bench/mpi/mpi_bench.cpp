@@ -1,11 +1,13 @@
 // MPI benchmarks, run as `mpirun -n 5 build/dsgd_mpi_bench [FILTER]` (1 server + 4 workers; FILTER
-// picks cases by label: "asgd 0.27M", "11.17M", "average"). Each prints
+// picks cases by label: "asgd 0.27M", "11.17M", "average"), or `mpirun -n 8 build/dsgd_mpi_bench
+// levels` (a three-level hierarchy: groups of 2, 4, then all 8 ranks). Each prints
 // a RATIO against a reference measured in the same run, on the same ranks:
 //   server updates per second of the real MPI engine (asgd and dana-slim, workers that send a
 //   fixed gradient at once, so only messaging and the rule are timed) against the bound from a
 //   ping-pong of the same message size between two ranks (one update needs one round trip);
 //   MpiCommunicator's global average against a raw MPI_Allreduce of the same buffer, with the
-//   hang watchdog on (as runs have it) and off.
+//   hang watchdog on (as runs have it) and off; with `levels`, each level's average against a raw
+//   MPI_Allreduce on a communicator split the same way.
 // Google Benchmark times one process; here every rank must run the same loop in step, so the
 // timing is MPI_Wtime around barriers.
 #include <fmt/format.h>
@@ -137,8 +139,43 @@ void print_ratio(MpiWorld& world, const std::string& label, double ratio,
 }
 
 // `filter`: run only the cases whose label contains it (empty: all), e.g. "asgd 0.27M".
+// Each level of groups of 2, 4 and every rank: MpiCommunicator's average (watchdog on, as runs
+// have it) against a raw blocking MPI_Allreduce on an MPI_Comm_split of the same groups.
+int run_levels(MpiWorld& world) {
+  if (world.size() % 4 != 0) {
+    if (world.rank() == 0) std::fprintf(stderr, "dsgd_mpi_bench levels: run with mpirun -n 8\n");
+    return 2;
+  }
+  const std::vector<int64_t> sizes = {2, 4, world.size()};
+  MpiCommunicator communicator(world, sizes, false);
+  world.watchdog().watch(300.0, {});
+  for (int64_t floats : {int64_t{269722}, int64_t{11'200'000}}) {
+    torch::Tensor buffer = torch::randn({floats});
+    const int reps = floats > 1'000'000 ? 10 : 100;
+    for (size_t level = 0; level < sizes.size(); ++level) {
+      MPI_Comm raw_comm;
+      MPI_Comm_split(world.comm(), static_cast<int>(world.rank() / sizes[level]), world.rank(),
+                     &raw_comm);
+      double raw = per_call(world, reps, [&] {
+        MPI_Allreduce(MPI_IN_PLACE, buffer.data_ptr<float>(), static_cast<int>(floats), MPI_FLOAT,
+                      MPI_SUM, raw_comm);
+      });
+      double average = per_call(world, reps, [&] { communicator.average(level, {buffer}); });
+      MPI_Comm_free(&raw_comm);
+      print_ratio(world,
+                  fmt::format("level {} average (groups of {}) / MPI_Allreduce, {:.2f}M floats",
+                              level + 1, sizes[level], floats / 1e6),
+                  average / raw,
+                  fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3,
+                              world.size()));
+    }
+  }
+  return 0;
+}
+
 int run(const std::string& filter) {
   MpiWorld world;
+  if (filter == "levels") return run_levels(world);
   if (world.size() != kWorkers + 1) {
     if (world.rank() == 0) {
       std::fprintf(stderr, "dsgd_mpi_bench: run with mpirun -n %d (a server and %d workers)\n",
@@ -166,7 +203,7 @@ int run(const std::string& filter) {
                               1.0 / rtt, rtt * 1e3));
     }
   }
-  MpiCommunicator communicator(world, world.size(), false);
+  MpiCommunicator communicator(world, {world.size()}, false);
   for (int64_t floats : {int64_t{269722}, int64_t{11'200'000}}) {
     if (!filter.empty() && std::string("average").find(filter) == std::string::npos) continue;
     torch::Tensor buffer = torch::randn({floats});
@@ -180,7 +217,7 @@ int run(const std::string& filter) {
     for (double timeout : {300.0, 0.0}) {
       world.watchdog().watch(timeout, {});
       double average =
-          per_call(world, reps, [&] { communicator.average(AverageLevel::kGlobal, {buffer}); });
+          per_call(world, reps, [&] { communicator.average(communicator.global_level(), {buffer}); });
       print_ratio(
           world,
           fmt::format("global average / MPI_Allreduce, {:.2f}M floats, watchdog {}", floats / 1e6,

@@ -3,6 +3,7 @@
 
 #include <ATen/Parallel.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/errors.h"
 
@@ -48,16 +49,22 @@ void average_in_place(const std::vector<torch::Tensor>& members) {
   });
 }
 
-InProcessCommunicator::InProcessCommunicator(int64_t learners, int64_t group_size)
-    : learners_(learners), group_size_(group_size) {
-  if (learners < 1 || group_size < 1 || learners % group_size != 0) {
-    throw ConfigError(
-        fmt::format("{} learners cannot form groups of {}", learners, group_size),
-        "groups are S consecutive learners: choose a group size that divides the learner count");
+InProcessCommunicator::InProcessCommunicator(int64_t learners, std::vector<int64_t> group_sizes)
+    : learners_(learners), group_sizes_(std::move(group_sizes)) {
+  if (group_sizes_.empty() || group_sizes_.back() != learners) group_sizes_.push_back(learners);
+  int64_t inner = 1;
+  for (int64_t size : group_sizes_) {
+    if (learners < 1 || size < 1 || learners % size != 0 || size % inner != 0) {
+      throw ConfigError(fmt::format("{} learners cannot form nested groups of {}", learners,
+                                    fmt::join(group_sizes_, ", then ")),
+                        "groups are consecutive learners: each level's group size must divide "
+                        "the next level's and the learner count");
+    }
+    inner = size;
   }
 }
 
-void InProcessCommunicator::average(AverageLevel level, const std::vector<torch::Tensor>& tensors) {
+void InProcessCommunicator::average(size_t level, const std::vector<torch::Tensor>& tensors) {
   if (static_cast<int64_t>(tensors.size()) != learners_) {
     throw Error(
         fmt::format("in-process average of {} tensors over {} learners", tensors.size(), learners_),

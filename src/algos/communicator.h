@@ -1,7 +1,9 @@
 // How synchronous learners talk: an all-reduce mean over a group of learners, and nothing else.
 // The synchronous algorithms (sync_round.h) speak only this interface; the simulator implements
 // it in memory over all P learners (InProcessCommunicator, below), the MPI engine with
-// MPI_Allreduce on communicators from MPI_Comm_split. Groups are S consecutive learners.
+// MPI_Allreduce on communicators from MPI_Comm_split. Groups come in levels, numbered from the
+// innermost (0) out: at level l the learners form groups of group_size(l) consecutive learners,
+// each level's groups nest in the next level's, and the last level is one group of all P.
 #pragma once
 
 #include <torch/torch.h>
@@ -10,20 +12,18 @@
 
 namespace dsgd {
 
-enum class AverageLevel {
-  kGroup,   // among the S learners of each group (fast, node-local links)
-  kGlobal,  // among all P learners (the network)
-};
-
 class Communicator {
  public:
   virtual ~Communicator() = default;
   // `tensors[j]` belongs to the j-th learner this process holds (all P in the simulator, one per
-  // MPI rank). Replaces each with the mean of that tensor over the learners of its group
-  // (kGroup) or over all learners (kGlobal). Every learner passes tensors of the same shape.
-  virtual void average(AverageLevel level, const std::vector<torch::Tensor>& tensors) = 0;
-  // Learners in one group at `level` (S or P).
-  virtual int64_t group_size(AverageLevel level) const = 0;
+  // MPI rank). Replaces each with the mean of that tensor over the learners of its group at
+  // `level`. Every learner passes tensors of the same shape.
+  virtual void average(size_t level, const std::vector<torch::Tensor>& tensors) = 0;
+  // Learners in one group at `level`.
+  virtual int64_t group_size(size_t level) const = 0;
+  virtual size_t levels() const = 0;
+  // The level of all P learners.
+  size_t global_level() const { return levels() - 1; }
 };
 
 // Replaces every member with the members' mean, summed in member order and divided by their
@@ -34,15 +34,16 @@ void average_in_place(const std::vector<torch::Tensor>& members);
 // All P learners in this process: tensors[j] is learner j's.
 class InProcessCommunicator : public Communicator {
  public:
-  InProcessCommunicator(int64_t learners, int64_t group_size);
-  void average(AverageLevel level, const std::vector<torch::Tensor>& tensors) override;
-  int64_t group_size(AverageLevel level) const override {
-    return level == AverageLevel::kGroup ? group_size_ : learners_;
-  }
+  // `group_sizes`: the learners per group at each level, innermost first; a level of all
+  // `learners` is added when the last is not one.
+  InProcessCommunicator(int64_t learners, std::vector<int64_t> group_sizes);
+  void average(size_t level, const std::vector<torch::Tensor>& tensors) override;
+  int64_t group_size(size_t level) const override { return group_sizes_.at(level); }
+  size_t levels() const override { return group_sizes_.size(); }
 
  private:
   int64_t learners_;
-  int64_t group_size_;
+  std::vector<int64_t> group_sizes_;
 };
 
 }  // namespace dsgd

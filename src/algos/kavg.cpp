@@ -14,8 +14,7 @@ SyncAlgorithm kavg_algorithm() {
               {integer_option("kavg.period", 1, "K local steps between global averages")})),
           [](const OptionValues& o, const SyncSetup& setup) {
             SyncPlan plan;
-            plan.group_size = setup.learners;
-            plan.global_period = o.integer("kavg.period");
+            plan.levels = {{setup.learners, o.integer("kavg.period"), std::nullopt}};
             plan.outer = outer_options(o);
             apply_post_local_switch(o, setup, plan);
             return plan;

@@ -2,7 +2,9 @@
 #include "algos/options.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/errors.h"
@@ -18,6 +20,22 @@ double OptionValues::number(const std::string& key) const {
   return it->second;
 }
 
+const OptionTable& OptionValues::table(const std::string& key) const {
+  auto it = tables_.find(key);
+  if (it == tables_.end()) {
+    throw Error("algorithm option '" + key + "' was read but never resolved",
+                "this is a dsgd bug: declare the key in the algorithm's registry entry");
+  }
+  return it->second;
+}
+
+std::vector<std::string> OptionValues::keys() const {
+  std::vector<std::string> all;
+  for (const auto& [key, value] : values_) all.push_back(key);
+  for (const auto& [key, rows] : tables_) all.push_back(key);
+  return all;
+}
+
 std::string option_text(OptionType type, double value) {
   switch (type) {
     case OptionType::kBoolean:
@@ -25,9 +43,21 @@ std::string option_text(OptionType type, double value) {
     case OptionType::kInteger:
       return std::to_string(static_cast<int64_t>(value));
     case OptionType::kNumber:
+    case OptionType::kTable:
       break;
   }
   return fmt::format("{}", value);
+}
+
+std::string table_text(const OptionTable& rows) {
+  std::vector<std::string> texts;
+  for (const auto& row : rows) texts.push_back(fmt::format("[{}]", fmt::join(row, ", ")));
+  return fmt::format("[{}]", fmt::join(texts, ", "));
+}
+
+std::string option_text(const OptionSpec& spec, const OptionValues& values) {
+  return spec.type == OptionType::kTable ? table_text(values.table(spec.key))
+                                         : option_text(spec.type, values.number(spec.key));
 }
 
 std::string OptionSpec::range_text() const {
@@ -43,6 +73,7 @@ std::string OptionSpec::range_text() const {
 }
 
 std::string OptionSpec::default_text() const {
+  if (type == OptionType::kTable) return "[]";
   std::string text = option_text(type, default_value);
   return default_from ? text + " (depends on other keys)" : text;
 }
@@ -72,6 +103,15 @@ OptionSpec boolean_option(std::string key, bool default_value, std::string help)
   return spec;
 }
 
+OptionSpec table_option(std::string key, std::vector<size_t> row_widths, std::string help) {
+  OptionSpec spec;
+  spec.key = std::move(key);
+  spec.type = OptionType::kTable;
+  spec.row_widths = std::move(row_widths);
+  spec.help = std::move(help);
+  return spec;
+}
+
 const OptionSpec* find_option(const std::vector<OptionSpec>& specs, const std::string& key) {
   for (const auto& spec : specs) {
     if (spec.key == key) return &spec;
@@ -90,10 +130,28 @@ bool in_range(const OptionSpec& spec, double v) {
   return above_low && below_high;
 }
 
+// A table's shape: every row one of the declared widths, every number finite.
+void check_table(const OptionSpec& spec, const OptionTable& rows) {
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    const bool width_ok =
+        std::find(spec.row_widths.begin(), spec.row_widths.end(), row.size()) !=
+        spec.row_widths.end();
+    const bool finite =
+        std::all_of(row.begin(), row.end(), [](double v) { return std::isfinite(v); });
+    if (!width_ok || !finite) {
+      throw ConfigError(
+          fmt::format("config key '{}' row {} = [{}] must hold {} finite numbers", spec.key, r + 1,
+                      fmt::join(row, ", "), fmt::join(spec.row_widths, " or ")),
+          spec.key + ": " + spec.help);
+    }
+  }
+}
+
 }  // namespace
 
 OptionValues resolve_options(const std::vector<OptionSpec>& specs, const OptionValues& given) {
-  for (const auto& [key, value] : given.entries()) {
+  for (const auto& key : given.keys()) {
     if (find_option(specs, key) == nullptr) {
       throw ConfigError("config key '" + key + "' is not an option of this algorithm",
                         "remove it; `dsgd list keys` shows which algorithm each key belongs to");
@@ -101,7 +159,10 @@ OptionValues resolve_options(const std::vector<OptionSpec>& specs, const OptionV
   }
   OptionValues resolved;
   for (const auto& spec : specs) {
-    if (!spec.default_from) {
+    if (spec.type == OptionType::kTable) {
+      resolved.set_table(spec.key, given.has(spec.key) ? given.table(spec.key) : OptionTable{});
+      check_table(spec, resolved.table(spec.key));
+    } else if (!spec.default_from) {
       resolved.set(spec.key, given.has(spec.key) ? given.number(spec.key) : spec.default_value);
     }
   }
@@ -112,6 +173,7 @@ OptionValues resolve_options(const std::vector<OptionSpec>& specs, const OptionV
     }
   }
   for (const auto& spec : specs) {
+    if (spec.type == OptionType::kTable) continue;
     const double v = resolved.number(spec.key);
     if (spec.type == OptionType::kInteger && v != std::floor(v)) {
       throw ConfigError(fmt::format("config key '{}' must be an integer, got {}", spec.key, v),

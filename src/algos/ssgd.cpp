@@ -12,7 +12,7 @@ SyncAlgorithm ssgd_algorithm() {
           [](const OptionValues&, const SyncSetup& setup) {
             SyncPlan plan;
             plan.average_gradients = true;
-            plan.group_size = setup.learners;
+            plan.levels = {{setup.learners, 0, std::nullopt}};
             return plan;
           }};
 }

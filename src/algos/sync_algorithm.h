@@ -17,14 +17,30 @@
 
 namespace dsgd {
 
+// The simulator's price of one all-reduce: α + β·(ring volume in bytes), in its time unit.
+struct LinkCost {
+  double alpha = 0;
+  double beta = 0;
+};
+
+// One level of averaging: groups of `group_size` consecutive learners average every `period`
+// steps. Levels nest: a plan's levels go from the innermost out, each group size and period
+// dividing the next, and the last level holds all P learners.
+struct AveragingLevel {
+  int64_t group_size = 1;
+  int64_t period = 0;  // 0: never
+  // The simulated link of this level; none: comm.group_* for inner levels, comm.global_* for
+  // the outermost.
+  std::optional<LinkCost> cost;
+};
+
 struct SyncPlan {
   // ssgd: gradients (and BatchNorm buffers) are all-reduced before every step, so every learner
   // takes the same step and parameters never need averaging.
   bool average_gradients = false;
-  int64_t group_size = 1;     // learners per group: S consecutive learners
-  int64_t group_period = 0;   // average inside groups every this many steps; 0: never
-  int64_t global_period = 0;  // average across all learners every this many steps; 0: never
-  // MPI: groups are the ranks of each host (MPI_Comm_split_type) instead of S consecutive ranks.
+  std::vector<AveragingLevel> levels;  // innermost first; the last spans all P learners
+  // MPI: level 0's groups are the ranks of each host (MPI_Comm_split_type) instead of
+  // consecutive ranks.
   bool groups_follow_hosts = false;
   // The step the global average takes (SlowMo, DiLoCo); plain averaging by default.
   OuterOptions outer;
@@ -37,8 +53,11 @@ struct SyncPlan {
     return average_gradients || step <= average_gradients_until;
   }
 
-  // The averaging after step `step` (1-based); global wins when both are due.
-  std::optional<AverageLevel> averaging_after(int64_t step) const;
+  // The level averaged after step `step` (1-based): the outermost one due, since its average
+  // subsumes those of the levels inside it.
+  std::optional<size_t> averaging_after(int64_t step) const;
+  size_t global_level() const { return levels.size() - 1; }
+  std::vector<int64_t> group_sizes() const;
 };
 
 // What a plan depends on besides the algorithm's options.

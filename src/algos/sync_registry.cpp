@@ -5,10 +5,18 @@
 
 namespace dsgd {
 
-std::optional<AverageLevel> SyncPlan::averaging_after(int64_t step) const {
-  if (global_period > 0 && step % global_period == 0) return AverageLevel::kGlobal;
-  if (group_period > 0 && step % group_period == 0) return AverageLevel::kGroup;
+std::optional<size_t> SyncPlan::averaging_after(int64_t step) const {
+  for (size_t level = levels.size(); level-- > 0;) {
+    const int64_t period = levels[level].period;
+    if (period > 0 && step % period == 0) return level;
+  }
   return std::nullopt;
+}
+
+std::vector<int64_t> SyncPlan::group_sizes() const {
+  std::vector<int64_t> sizes;
+  for (const auto& level : levels) sizes.push_back(level.group_size);
+  return sizes;
 }
 
 SyncPlan sync_plan(const SyncAlgorithm& algorithm, const OptionValues& given,

@@ -44,22 +44,22 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
                           std::vector<Learner>& learners, Communicator& communicator) {
   torch::NoGradGuard no_grad;
   RoundTraffic traffic;
-  if (plan.averages_gradients_at(step) && communicator.group_size(AverageLevel::kGlobal) > 1) {
+  const size_t global = communicator.global_level();
+  if (plan.averages_gradients_at(step) && communicator.group_size(global) > 1) {
     // BatchNorm buffers travel with the gradients so that the replicas stay identical.
     auto exchanged = gather(learners, [](Learner& l) { return l.gradient_and_buffers(); });
-    communicator.average(AverageLevel::kGlobal, exchanged);
-    traffic = {AverageLevel::kGlobal, communicator.group_size(AverageLevel::kGlobal),
-               bytes_of(exchanged.front())};
+    communicator.average(global, exchanged);
+    traffic = {global, communicator.group_size(global), bytes_of(exchanged.front())};
   }
   for (auto& learner : learners) learner.optimizer.step(learner.params, learner.grad, lr);
   // Post-local SGD's SSGD phase: every learner took the same step, nothing to average.
   if (step <= plan.average_gradients_until) return traffic;
 
-  std::optional<AverageLevel> level = plan.averaging_after(step);
+  std::optional<size_t> level = plan.averaging_after(step);
   if (!level || communicator.group_size(*level) <= 1) return traffic;
   auto averaged = gather(learners, [&](Learner& l) { return l.averaged(average_momentum); });
   communicator.average(*level, averaged);
-  if (*level == AverageLevel::kGlobal) {
+  if (*level == global) {
     for (auto& learner : learners) {
       if (learner.outer) learner.outer->step(learner.params);
     }

@@ -1,8 +1,9 @@
 // One round of a synchronous algorithm, the same in every engine: after the engine has put each
 // local learner's minibatch gradient into `Learner::grad`, finish_round follows the plan —
 // all-reduce gradients (ssgd), take every learner's local SGD step, then average parameters,
-// BatchNorm buffers and (optionally) momentum buffers in groups or globally, where the global
-// average may take an outer optimizer's step (outer_optimizer.h).
+// BatchNorm buffers and (optionally) momentum buffers at the plan's level that is due, where the
+// global average may take an outer optimizer's step (outer_optimizer.h). The communicator's
+// levels are the plan's (Communicator(plan.group_sizes())).
 #pragma once
 
 #include <torch/torch.h>
@@ -43,8 +44,8 @@ struct Learner {
 
 // The collective a round ended with, for telemetry and the communication-cost model.
 struct RoundTraffic {
-  std::optional<AverageLevel> level;   // none: no communication this round
-  int64_t learners_per_reduction = 0;  // n of the all-reduce: S or P
+  std::optional<size_t> level;         // none: no communication this round
+  int64_t learners_per_reduction = 0;  // n of the all-reduce: the level's group size
   int64_t bytes_per_learner = 0;       // payload each learner contributes
 };
 

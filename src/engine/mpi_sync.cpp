@@ -39,7 +39,7 @@ struct MpiSyncEngine::State {
   std::vector<Learner> learner;  // this rank's, alone
   std::unique_ptr<WorkerStream> stream;
   std::unique_ptr<MpiCommunicator> communicator;
-  SyncTraffic traffic;
+  std::unique_ptr<SyncTraffic> traffic;
   TensorMap gathered;  // every learner's state at the last evaluation (rank 0)
 };
 
@@ -57,13 +57,14 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
   State& s = *state_;
   s.plan = sync_plan(c, training_.context().updates_per_epoch());
   s.communicator =
-      std::make_unique<MpiCommunicator>(world_, s.plan.group_size, s.plan.groups_follow_hosts);
+      std::make_unique<MpiCommunicator>(world_, s.plan.group_sizes(), s.plan.groups_follow_hosts);
+  s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
   FlatModel& model = training_.model();
   s.learner.emplace_back(sgd_options(c), model.params().detach(), model.buffers(), s.plan.outer);
   s.stream = std::make_unique<WorkerStream>(training_.make_stream(world_.rank()));
   training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
     for (auto& [key, tensor] : s.gathered) checkpoint[key] = tensor;
-    s.traffic.save(checkpoint);
+    s.traffic->save(checkpoint);
   });
 }
 
@@ -71,7 +72,7 @@ MpiSyncEngine::~MpiSyncEngine() = default;
 
 void MpiSyncEngine::restore(const TensorMap& checkpoint) {
   restore_learner(checkpoint, world_.rank(), state_->learner.front());
-  state_->traffic.restore(checkpoint);
+  state_->traffic->restore(checkpoint);
 }
 
 void MpiSyncEngine::run() {
@@ -115,14 +116,16 @@ void MpiSyncEngine::run() {
     // rank knows whether (and with which signal) the job stops after this round.
     torch::Tensor loss_and_signals = torch::cat({loss, signal_counts(pending_interrupt())});
     Clock::time_point t1 = Clock::now();
+    const double collectives_before = comm.seconds_in_collectives();
     RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
                                               c.average_momentum, s.learner, comm);
-    comm.sum(AverageLevel::kGlobal, loss_and_signals);
+    const double round_seconds = comm.seconds_in_collectives() - collectives_before;
+    comm.sum(comm.global_level(), loss_and_signals);
     loss = loss_and_signals.narrow(0, 0, 1);
     const int stop = agreed_signal(loss_and_signals.narrow(0, 1, std::size(kInterruptSignals)));
     Clock::time_point t2 = Clock::now();
-    SyncTraffic& t = s.traffic;
-    t.record(round_traffic, world_.size(), c);  // counts and bytes; time is measured here
+    SyncTraffic& t = *s.traffic;
+    t.record(round_traffic, world_.size(), round_seconds);
     t.compute_time += seconds(t0, t1);
     t.comm_time += seconds(t1, t2);
 
@@ -141,15 +144,14 @@ void MpiSyncEngine::run() {
     if (evaluating) {
       // The learners' average goes into the replica for rank 0 to evaluate.
       const double spread = average_learners_into(model, s.learner, comm);
-      row = t.columns();
-      row["learner_spread"] = spread;
+      row = evaluation_row(t, spread, s.learner, comm);
       training_.report().traffic = t.columns();
     }
     training_.request_stop(stop);
     training_.after_update(round + 1, (loss / learners).to(torch::kFloat).squeeze(),
                            t.compute_time + t.comm_time, model.params(), [&row] { return row; });
   }
-  training_.report().traffic = s.traffic.columns();
+  training_.report().traffic = s.traffic->columns();
 }
 
 }  // namespace dsgd

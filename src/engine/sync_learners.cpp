@@ -12,32 +12,67 @@ SyncPlan sync_plan(const RunConfig& c, int64_t steps_per_epoch) {
 
 SgdOptions sgd_options(const RunConfig& c) { return {c.momentum, c.nesterov, c.weight_decay}; }
 
-double SyncTraffic::record(const RoundTraffic& round, int64_t learners, const RunConfig& config) {
-  if (!round.level) return 0.0;
-  const bool is_global = *round.level == AverageLevel::kGlobal;
-  double volume = ring_allreduce_bytes(round.learners_per_reduction, round.bytes_per_learner);
-  Link& link = is_global ? global : local;
+LinkCost link_cost(const SyncPlan& plan, size_t level, const RunConfig& c) {
+  if (plan.levels.at(level).cost) return *plan.levels[level].cost;
+  if (level == plan.global_level()) return {c.comm_global_alpha, c.comm_global_beta};
+  return {c.comm_group_alpha, c.comm_group_beta};
+}
+
+double SyncTraffic::volume(const RoundTraffic& round) {
+  return ring_allreduce_bytes(round.learners_per_reduction, round.bytes_per_learner);
+}
+
+void SyncTraffic::record(const RoundTraffic& round, int64_t learners, double seconds) {
+  if (!round.level) return;
+  Link& link = levels_.at(*round.level);
   link.reductions += 1;
-  link.bytes += volume * static_cast<double>(learners);
-  return is_global ? config.comm_global_alpha + config.comm_global_beta * volume
-                   : config.comm_group_alpha + config.comm_group_beta * volume;
+  link.bytes += volume(round) * static_cast<double>(learners);
+  link.comm_time += seconds;
 }
 
 std::map<std::string, double> SyncTraffic::columns() const {
-  std::map<std::string, double> row;
-  for (const auto& [name, total] : totals(*this)) row[name] = *total;
+  std::map<std::string, double> row = {{"local_reductions", 0.0}, {"local_bytes", 0.0},
+                                       {"compute_time", compute_time}, {"comm_time", comm_time}};
+  for (size_t l = 0; l + 1 < levels_.size(); ++l) {
+    row["local_reductions"] += levels_[l].reductions;
+    row["local_bytes"] += levels_[l].bytes;
+  }
+  row["global_reductions"] = levels_.back().reductions;
+  row["global_bytes"] = levels_.back().bytes;
+  if (levels_.size() >= 2) {
+    for (size_t l = 0; l < levels_.size(); ++l) {
+      const std::string prefix = "level" + std::to_string(l + 1) + "_";
+      row[prefix + "reductions"] = levels_[l].reductions;
+      row[prefix + "bytes"] = levels_[l].bytes;
+      row[prefix + "comm_time"] = levels_[l].comm_time;
+    }
+  }
   return row;
 }
 
 void SyncTraffic::save(TensorMap& checkpoint) const {
-  for (const auto& [name, value] : columns()) {
+  auto put = [&checkpoint](const std::string& name, double value) {
     checkpoint["engine/traffic/" + name] = torch::tensor(value, torch::kDouble);
+  };
+  put("compute_time", compute_time);
+  put("comm_time", comm_time);
+  for (size_t l = 0; l < levels_.size(); ++l) {
+    const std::string prefix = "level" + std::to_string(l + 1) + "_";
+    put(prefix + "reductions", levels_[l].reductions);
+    put(prefix + "bytes", levels_[l].bytes);
+    put(prefix + "comm_time", levels_[l].comm_time);
   }
 }
 
 void SyncTraffic::restore(const TensorMap& checkpoint) {
-  for (const auto& [name, total] : totals(*this)) {
-    *total = checkpoint_entry(checkpoint, std::string("engine/traffic/") + name).item<double>();
+  auto get = [&checkpoint](const std::string& name) {
+    return checkpoint_entry(checkpoint, "engine/traffic/" + name).item<double>();
+  };
+  compute_time = get("compute_time");
+  comm_time = get("comm_time");
+  for (size_t l = 0; l < levels_.size(); ++l) {
+    const std::string prefix = "level" + std::to_string(l + 1) + "_";
+    levels_[l] = {get(prefix + "reductions"), get(prefix + "bytes"), get(prefix + "comm_time")};
   }
 }
 
@@ -61,17 +96,40 @@ double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> means;  // [buffers | params] of each learner, averaged in place
   for (auto& learner : learners) means.push_back(learner.averaged(false).clone());
-  communicator.average(AverageLevel::kGlobal, means);
+  communicator.average(communicator.global_level(), means);
   const int64_t b = model.buffers().numel();
   model.buffers().copy_(means.front().narrow(0, 0, b));
   model.params().copy_(means.front().narrow(0, b, model.params().numel()));
+  return learner_spread(learners, communicator, communicator.global_level());
+}
+
+double learner_spread(std::vector<Learner>& learners, Communicator& communicator, size_t level) {
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> means;
+  for (auto& learner : learners) means.push_back(learner.params.clone());
+  communicator.average(level, means);
   std::vector<torch::Tensor> drifts;
-  for (auto& learner : learners) {
+  for (size_t j = 0; j < learners.size(); ++j) {
     drifts.push_back(
-        (learner.params - model.params()).square().mean().to(torch::kDouble).reshape({1}));
+        (learners[j].params - means[j]).square().mean().to(torch::kDouble).reshape({1}));
   }
-  communicator.average(AverageLevel::kGlobal, drifts);
+  communicator.average(communicator.global_level(), drifts);
   return std::sqrt(drifts.front().item<double>());
+}
+
+std::map<std::string, double> evaluation_row(const SyncTraffic& traffic, double global_spread,
+                                             std::vector<Learner>& learners,
+                                             Communicator& communicator) {
+  std::map<std::string, double> row = traffic.columns();
+  row["learner_spread"] = global_spread;
+  if (communicator.levels() >= 2) {
+    for (size_t l = 0; l + 1 < communicator.levels(); ++l) {
+      row["level" + std::to_string(l + 1) + "_spread"] =
+          learner_spread(learners, communicator, l);
+    }
+    row["level" + std::to_string(communicator.levels()) + "_spread"] = global_spread;
+  }
+  return row;
 }
 
 namespace {

@@ -25,38 +25,40 @@ inline double ring_allreduce_bytes(int64_t n, int64_t bytes) {
 SyncPlan sync_plan(const RunConfig& config, int64_t steps_per_epoch);
 SgdOptions sgd_options(const RunConfig& config);
 
+// The simulated price of an all-reduce at `level` of `plan`: the level's own (α, β), else the
+// config's in-group costs for inner levels and global costs for the outermost.
+LinkCost link_cost(const SyncPlan& plan, size_t level, const RunConfig& config);
+
 // Totals since the start of the run (cumulative, so that a metrics row says what reaching its
-// accuracy cost). Bytes are what all learners send together, at ring all-reduce volume.
-struct SyncTraffic {
-  struct Link {
-    double reductions = 0;
-    double bytes = 0;
-  };
-  Link local;   // within groups
-  Link global;  // among all learners
+// accuracy cost), per averaging level. Bytes are what all learners send together, at ring
+// all-reduce volume.
+class SyncTraffic {
+ public:
+  explicit SyncTraffic(size_t levels) : levels_(levels) {}
+
+  // Counts a round's reduction among `learners` learners in all, which took `seconds` (simulated
+  // or measured) of communication.
+  void record(const RoundTraffic& round, int64_t learners, double seconds);
+  // Ring volume each learner sends in the round's reduction.
+  static double volume(const RoundTraffic& round);
+
   double compute_time = 0;
   double comm_time = 0;
 
-  // Counts a round's reduction among `learners` learners in all; returns its simulated cost
-  // α + β·volume with the config's in-group or global (α, β).
-  double record(const RoundTraffic& round, int64_t learners, const RunConfig& config);
+  // local_* (every level inside the outermost, summed) and global_* (the outermost), compute and
+  // communication time; with two levels or more, also level<l>_reductions, _bytes and
+  // _comm_time for each level l = 1 (innermost) .. L.
   std::map<std::string, double> columns() const;
   void save(TensorMap& checkpoint) const;
   void restore(const TensorMap& checkpoint);
 
  private:
-  // Every total with its column name: the one list columns, save and restore go through.
-  template <class Self>
-  static auto totals(Self& self) {
-    using Pointer = decltype(&self.compute_time);  // const double* when Self is const
-    return std::vector<std::pair<const char*, Pointer>>{
-        {"local_reductions", &self.local.reductions},
-        {"global_reductions", &self.global.reductions},
-        {"local_bytes", &self.local.bytes},
-        {"global_bytes", &self.global.bytes},
-        {"compute_time", &self.compute_time},
-        {"comm_time", &self.comm_time}};
-  }
+  struct Link {
+    double reductions = 0;
+    double bytes = 0;
+    double comm_time = 0;
+  };
+  std::vector<Link> levels_;
 };
 
 // Loads the learner into `replica`, computes the gradient of `batch` into learner.grad, keeps the
@@ -71,6 +73,16 @@ torch::Tensor learner_gradient(ModelReplica& replica, torch::Device device, Lear
 // average takes in the others, so both engines compute it the same way.
 double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
                              Communicator& communicator);
+
+// How far the learners have drifted from their group's mean at `level`:
+// sqrt(mean over learners of mean((θ_j − θ̄_group(j))²)).
+double learner_spread(std::vector<Learner>& learners, Communicator& communicator, size_t level);
+
+// The evaluation row of a synchronous engine: the traffic columns, learner_spread (the global
+// one, `global_spread`) and, with two levels or more, level<l>_spread for every inner level.
+std::map<std::string, double> evaluation_row(const SyncTraffic& traffic, double global_spread,
+                                             std::vector<Learner>& learners,
+                                             Communicator& communicator);
 
 // Checkpoint entries of learner `index`: engine/learner/<index>/{params,buffers,velocity}.
 void save_learner(TensorMap& checkpoint, int64_t index, Learner& learner);

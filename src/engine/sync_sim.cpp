@@ -16,7 +16,7 @@ struct SyncSimulator::State {
   std::vector<WorkerStream> streams;
   std::unique_ptr<InProcessCommunicator> communicator;
   std::unique_ptr<TimingModel> timing;
-  SyncTraffic traffic;
+  std::unique_ptr<SyncTraffic> traffic;
   std::unique_ptr<GradientPool> pool;  // with sim.replicas > 1; last: destroyed first
 };
 
@@ -25,7 +25,8 @@ SyncSimulator::SyncSimulator(Training& training)
   const RunConfig& c = training_.config();
   State& s = *state_;
   s.plan = sync_plan(c, training_.context().updates_per_epoch());
-  s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_size);
+  s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_sizes());
+  s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
   s.timing = std::make_unique<TimingModel>(c, c.workers);
   FlatModel& model = training_.model();
   SgdOptions sgd = sgd_options(c);
@@ -41,7 +42,7 @@ SyncSimulator::SyncSimulator(Training& training)
     for (size_t i = 0; i < s.learners.size(); ++i) {
       save_learner(checkpoint, static_cast<int64_t>(i), s.learners[i]);
     }
-    s.traffic.save(checkpoint);
+    s.traffic->save(checkpoint);
   });
 }
 
@@ -52,7 +53,7 @@ void SyncSimulator::restore(const TensorMap& checkpoint) {
   for (size_t i = 0; i < s.learners.size(); ++i) {
     restore_learner(checkpoint, static_cast<int64_t>(i), s.learners[i]);
   }
-  s.traffic.restore(checkpoint);
+  s.traffic->restore(checkpoint);
 }
 
 void SyncSimulator::run() {
@@ -86,22 +87,26 @@ void SyncSimulator::run() {
     }
     RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
                                               c.average_momentum, s.learners, *s.communicator);
-    SyncTraffic& t = s.traffic;
+    SyncTraffic& t = *s.traffic;
     t.compute_time += slowest;
-    t.comm_time += t.record(round_traffic, learners, c);
+    if (round_traffic.level) {
+      const LinkCost cost = link_cost(s.plan, *round_traffic.level, c);
+      const double seconds = cost.alpha + cost.beta * SyncTraffic::volume(round_traffic);
+      t.record(round_traffic, learners, seconds);
+      t.comm_time += seconds;
+    }
 
     std::map<std::string, double> row;
     if (training_.evaluation_due(round + 1)) {
       const double spread = average_learners_into(model, s.learners, *s.communicator);
-      row = t.columns();
-      row["learner_spread"] = spread;
+      row = evaluation_row(t, spread, s.learners, *s.communicator);
       training_.report().traffic = t.columns();
     }
     torch::Tensor loss = loss_sum / static_cast<double>(learners);
     training_.after_update(round + 1, loss, t.compute_time + t.comm_time, model.params(),
                            [&row] { return row; });
   }
-  training_.report().traffic = s.traffic.columns();
+  training_.report().traffic = s.traffic->columns();
 }
 
 }  // namespace dsgd

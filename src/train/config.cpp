@@ -127,6 +127,37 @@ struct Codec<std::vector<double>> {
   }
 };
 
+template <>
+struct Codec<OptionTable> {
+  static constexpr const char* type = "a list of lists of numbers";
+  static OptionTable read(const std::string& key, const toml::node& n) {
+    const char* example = "[[4, 2], [16, 8]]";
+    const toml::array* array = n.as_array();
+    if (array == nullptr) throw type_error(key, type, n, example);
+    OptionTable rows;
+    for (const auto& item : *array) {
+      rows.push_back(Codec<std::vector<double>>::read(key, item));
+    }
+    return rows;
+  }
+  static void put(toml::table& t, const std::string& k, const OptionTable& rows) {
+    toml::array array;
+    for (const auto& row : rows) {
+      toml::array numbers;
+      // Whole numbers as integers, so that the file reads back into integer columns.
+      for (double x : row) {
+        if (x == std::floor(x) && std::abs(x) < 9.0e15) {
+          numbers.push_back(static_cast<int64_t>(x));
+        } else {
+          numbers.push_back(x);
+        }
+      }
+      array.push_back(std::move(numbers));
+    }
+    t.insert_or_assign(k, std::move(array));
+  }
+};
+
 // Writes `value` at a dotted path, creating intermediate tables.
 template <class T>
 void put_dotted(toml::table& root, const std::string& key, const T& value) {
@@ -345,25 +376,37 @@ const char* type_name(OptionType type) {
       return Codec<bool>::type;
     case OptionType::kInteger:
       return Codec<int64_t>::type;
+    case OptionType::kTable:
+      return Codec<OptionTable>::type;
     case OptionType::kNumber:
       break;
   }
   return Codec<double>::type;
 }
 
-double read_option(const OptionSpec& spec, const toml::node& node) {
+void read_option(const OptionSpec& spec, const toml::node& node, OptionValues& values) {
   switch (spec.type) {
     case OptionType::kBoolean:
-      return Codec<bool>::read(spec.key, node) ? 1.0 : 0.0;
+      values.set(spec.key, Codec<bool>::read(spec.key, node) ? 1.0 : 0.0);
+      return;
     case OptionType::kInteger:
-      return static_cast<double>(Codec<int64_t>::read(spec.key, node));
+      values.set(spec.key, static_cast<double>(Codec<int64_t>::read(spec.key, node)));
+      return;
+    case OptionType::kTable:
+      values.set_table(spec.key, Codec<OptionTable>::read(spec.key, node));
+      return;
     case OptionType::kNumber:
-      break;
+      values.set(spec.key, Codec<double>::read(spec.key, node));
+      return;
   }
-  return Codec<double>::read(spec.key, node);
 }
 
-void write_option(toml::table& root, const OptionSpec& spec, double value) {
+void write_option(toml::table& root, const OptionSpec& spec, const OptionValues& values) {
+  if (spec.type == OptionType::kTable) {
+    put_dotted(root, spec.key, values.table(spec.key));
+    return;
+  }
+  const double value = values.number(spec.key);
   switch (spec.type) {
     case OptionType::kBoolean:
       put_dotted(root, spec.key, value != 0.0);
@@ -372,6 +415,7 @@ void write_option(toml::table& root, const OptionSpec& spec, double value) {
       put_dotted(root, spec.key, static_cast<int64_t>(value));
       return;
     case OptionType::kNumber:
+    case OptionType::kTable:
       put_dotted(root, spec.key, value);
       return;
   }
@@ -409,7 +453,7 @@ std::vector<std::string> all_keys() {
 void assign(RunConfig& config, OptionValues& algorithm_values, const std::string& key,
             const toml::node& node, std::set<std::string>& set_keys) {
   if (const AlgorithmKey* k = find_algorithm_key(key)) {
-    algorithm_values.set(key, read_option(k->spec, node));
+    read_option(k->spec, node, algorithm_values);
     set_keys.insert(key);
     return;
   }
@@ -500,7 +544,7 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
 // resolved (defaults, ranges) and checked against the run's shape.
 OptionValues resolve_algorithm_options(const RunConfig& c, const OptionValues& given) {
   const AlgorithmInfo& algo = find_algorithm(c.algo);
-  for (const auto& [key, value] : given.entries()) {
+  for (const auto& key : given.keys()) {
     if (find_option(algo.options, key) == nullptr) {
       throw ConfigError(fmt::format("config key '{}' applies to {}, not to algo = \"{}\"", key,
                                     find_algorithm_key(key)->applies_to(), c.algo),
@@ -600,11 +644,9 @@ void check_resume_changes(const RunConfig& original, const RunConfig& resumed) {
   }
   if (!(original.algo_options == resumed.algo_options)) {
     for (const auto& spec : find_algorithm(original.algo).options) {
-      const double before = original.algo_options.number(spec.key);
-      const double after = resumed.algo_options.number(spec.key);
-      if (before != after) {
-        refuse(spec.key, option_text(spec.type, before), option_text(spec.type, after));
-      }
+      const std::string before = option_text(spec, original.algo_options);
+      const std::string after = option_text(spec, resumed.algo_options);
+      if (before != after) refuse(spec.key, before, after);
     }
   }
 }
@@ -617,7 +659,7 @@ std::string to_toml(const RunConfig& config) {
     if (!s.applies || s.applies(algo)) s.write(config, root);
   }
   for (const auto& spec : algo.options) {
-    write_option(root, spec, config.algo_options.number(spec.key));
+    write_option(root, spec, config.algo_options);
   }
   std::ostringstream out;
   out << root << '\n';
