@@ -9,6 +9,7 @@
 #include "cli_helpers.h"
 #include "core/checkpoint.h"
 #include "core/errors.h"
+#include "engine/sync_learners.h"
 #include "engine/sync_sim.h"
 #include "engine/timing.h"
 #include "run/session.h"
@@ -319,6 +320,38 @@ TEST(SyncRound, ThreeLevelsOnEightLearnersByHand) {
     expect_values(learner.params, {28, 17.5f});
     expect_values(learner.buffers, {3.5f});
   }
+}
+
+// bn_policy local / reestimate: the averages carry parameters only, each learner keeps its own
+// BatchNorm statistics; and the evaluated model takes learner 0's instead of the mean.
+TEST(SyncRound, BuffersStayLocalUnlessThePlanAveragesThem) {
+  auto learners = two_learners(0.0);
+  dsgd::OptionValues k1;
+  k1.set("kavg.period", 1);
+  dsgd::SyncPlan plan = plan_of("kavg", k1, 2);
+  plan.average_buffers = false;
+  dsgd::InProcessCommunicator communicator(2, {2});
+  for (auto& learner : learners) learner.grad.zero_();
+  dsgd::RoundTraffic traffic = finish_round(plan, 1, 0.1, false, learners, communicator);
+  EXPECT_EQ(traffic.bytes_per_learner, 8);  // the 2 parameters, not the buffer
+  for (auto& learner : learners) expect_values(learner.params, {2.0f, 3.0f});
+  expect_values(learners[0].buffers, {10.0f});
+  expect_values(learners[1].buffers, {20.0f});
+
+  // A model with 2 parameters and 2 float buffers (BatchNorm1d(1): weight, bias; mean, var).
+  dsgd::FlatModel model(std::make_shared<torch::nn::BatchNorm1dImpl>(1));
+  ASSERT_EQ(model.num_params(), 2);
+  ASSERT_EQ(model.num_buffers(), 2);
+  std::vector<dsgd::Learner> pair;
+  pair.emplace_back(dsgd::SgdOptions{}, torch::tensor({1.0f, 2.0f}), torch::tensor({10.0f, 1.0f}));
+  pair.emplace_back(dsgd::SgdOptions{}, torch::tensor({3.0f, 4.0f}), torch::tensor({20.0f, 3.0f}));
+  dsgd::average_learners_into(model, pair, communicator, true);
+  expect_values(model.params(), {2.0f, 3.0f});
+  expect_values(model.buffers(), {15.0f, 2.0f});
+  const double spread = dsgd::average_learners_into(model, pair, communicator, false);
+  expect_values(model.params(), {2.0f, 3.0f});
+  expect_values(model.buffers(), {10.0f, 1.0f});
+  EXPECT_DOUBLE_EQ(spread, 1.0);  // each parameter 1 away from the mean
 }
 
 // SSGD averages gradients (and BN buffers) first: both learners take the step of mean g.
@@ -673,6 +706,46 @@ TEST(SyncSim, HierLevelsMatchTheShorthandAndResume) {
       kSyncOptions,
       "--set algo=hier-avg --set workers=8 --set 'hier.levels=[[2, 1], [4, 2, 5, 0.001], [8, 4]]' ",
       32);
+}
+
+// BatchNorm statistics do not enter a training-mode forward pass, so keeping them local changes
+// no learner's trajectory: bn_policy = reestimate (re-estimated before each evaluation, as
+// average's default bn_batches does too) has average's metrics with fewer bytes. local evaluates
+// learner 0's own statistics; reestimate without bn_batches exits 2.
+TEST(SyncSim, BnPolicyReestimateTrainsAsAverageWithFewerBytes) {
+  fs::path average = fresh_dir("bn_average"), reestimate = fresh_dir("bn_reestimate"),
+           local = fresh_dir("bn_local");
+  const std::string job = kSync +
+                          "--set model=lenet5-bn --set epochs=0.25 --set eval_every=0.125 "
+                          "--set algo=hier-avg --set workers=4 --set hier.group_size=2 "
+                          "--set hier.local_period=2 --set hier.global_period=4 ";
+  run_ok(job, average);
+  run_ok(job + "--set bn_policy=reestimate", reestimate);
+  run_ok(job + "--set bn_policy=local", local);
+  auto without_traffic = [](const fs::path& run) {
+    return without_columns(read_csv(run / "metrics.csv"),
+                           {"wall_time", "sim_time", "comm_time", "local_bytes", "global_bytes",
+                            "level1_bytes", "level2_bytes", "level1_comm_time",
+                            "level2_comm_time"});
+  };
+  EXPECT_EQ(without_traffic(reestimate), without_traffic(average));
+  EXPECT_LT(last_metric(reestimate / "metrics.csv", "global_bytes"),
+            last_metric(average / "metrics.csv", "global_bytes"));
+  EXPECT_EQ(last_metric(local / "metrics.csv", "global_bytes"),
+            last_metric(reestimate / "metrics.csv", "global_bytes"));
+  EXPECT_NE(last_metric(local / "metrics.csv", "test_loss"),
+            last_metric(reestimate / "metrics.csv", "test_loss"));
+  fs::path out = fresh_dir("bn_bad");
+  CliResult r = run_dsgd(job + "--set bn_policy=reestimate --set bn_batches=0 --out " +
+                         out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("needs bn_batches > 0"), std::string::npos) << r.output;
+  r = run_dsgd(kSync + "--set algo=ssgd --set workers=2 --set bn_policy=loca --out " +
+               out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("did you mean 'local'"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& run : {average, reestimate, local}) fs::remove_all(run);
 }
 
 // α = 1, β = 0 is plain averaging: learners hold no outer optimizer, and the run is K-AVG's bit

@@ -44,6 +44,9 @@ struct SyncPlan {
   bool groups_follow_hosts = false;
   // The step the global average takes (SlowMo, DiLoCo); plain averaging by default.
   OuterOptions outer;
+  // BatchNorm running statistics travel with every exchange (bn_policy = "average"); otherwise
+  // each learner keeps its own.
+  bool average_buffers = true;
   // Post-local SGD (post_local.h): steps 1..this are SSGD's (gradients averaged, no parameter
   // averaging); the plan's own averaging starts after. 0: from the start.
   int64_t average_gradients_until = 0;

@@ -34,10 +34,11 @@ Learner::Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torc
   if (!outer_options.plain()) outer.emplace(outer_options, params);
 }
 
-torch::Tensor Learner::averaged(bool with_velocity) const {
+torch::Tensor Learner::averaged(bool with_velocity, bool with_buffers) const {
   const int64_t p = params.numel(), b = buffers.numel();
   const bool has_velocity = state.numel() > p + b + p;
-  return state.narrow(0, p, b + p + (with_velocity && has_velocity ? p : 0));
+  const int64_t length = p + (with_velocity && has_velocity ? p : 0);
+  return with_buffers ? state.narrow(0, p, b + length) : state.narrow(0, p + b, length);
 }
 
 RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool average_momentum,
@@ -47,7 +48,8 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
   const size_t global = communicator.global_level();
   if (plan.averages_gradients_at(step) && communicator.group_size(global) > 1) {
     // BatchNorm buffers travel with the gradients so that the replicas stay identical.
-    auto exchanged = gather(learners, [](Learner& l) { return l.gradient_and_buffers(); });
+    auto exchanged = gather(
+        learners, [&](Learner& l) { return l.gradient_and_buffers(plan.average_buffers); });
     communicator.average(global, exchanged);
     traffic = {global, communicator.group_size(global), bytes_of(exchanged.front())};
   }
@@ -57,7 +59,8 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
 
   std::optional<size_t> level = plan.averaging_after(step);
   if (!level || communicator.group_size(*level) <= 1) return traffic;
-  auto averaged = gather(learners, [&](Learner& l) { return l.averaged(average_momentum); });
+  auto averaged = gather(
+      learners, [&](Learner& l) { return l.averaged(average_momentum, plan.average_buffers); });
   communicator.average(*level, averaged);
   if (*level == global) {
     for (auto& learner : learners) {

@@ -22,7 +22,8 @@ namespace dsgd {
 // buffers, parameters and its optimizer's momentum buffer, all in one flat block laid out
 // [grad | buffers | params | velocity], so that every exchange of a round is one contiguous slice
 // and one collective: SSGD's [grad | buffers], an average's [buffers | params] or, with
-// average_momentum, [buffers | params | velocity].
+// average_momentum, [buffers | params | velocity]; without the buffers when the plan keeps them
+// local (bn_policy).
 struct Learner {
   Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0,
           const OuterOptions& outer = {});
@@ -36,10 +37,11 @@ struct Learner {
   std::optional<OuterOptimizer> outer;
 
   // The slices one collective moves.
-  torch::Tensor gradient_and_buffers() const {
-    return state.narrow(0, 0, grad.numel() + buffers.numel());
+  torch::Tensor gradient_and_buffers(bool with_buffers = true) const {
+    return state.narrow(0, 0, grad.numel() + (with_buffers ? buffers.numel() : 0));
   }
-  torch::Tensor averaged(bool with_velocity) const;  // [buffers | params (| velocity)]
+  // [buffers | params (| velocity)], or [params (| velocity)] without the buffers.
+  torch::Tensor averaged(bool with_velocity, bool with_buffers = true) const;
 };
 
 // The collective a round ended with, for telemetry and the communication-cost model.

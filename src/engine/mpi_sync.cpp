@@ -143,7 +143,7 @@ void MpiSyncEngine::run() {
     }
     if (evaluating) {
       // The learners' average goes into the replica for rank 0 to evaluate.
-      const double spread = average_learners_into(model, s.learner, comm);
+      const double spread = average_learners_into(model, s.learner, comm, s.plan.average_buffers);
       row = evaluation_row(t, spread, s.learner, comm);
       training_.report().traffic = t.columns();
     }

@@ -6,8 +6,10 @@
 namespace dsgd {
 
 SyncPlan sync_plan(const RunConfig& c, int64_t steps_per_epoch) {
-  return sync_plan(find_sync_algorithm(c.algo), c.algo_options,
-                   {c.workers, c.engine == "mpi", steps_per_epoch});
+  SyncPlan plan = sync_plan(find_sync_algorithm(c.algo), c.algo_options,
+                            {c.workers, c.engine == "mpi", steps_per_epoch});
+  plan.average_buffers = c.bn_policy == "average";
+  return plan;
 }
 
 SgdOptions sgd_options(const RunConfig& c) { return {c.momentum, c.nesterov, c.weight_decay}; }
@@ -92,13 +94,15 @@ torch::Tensor learner_gradient(ModelReplica& replica, torch::Device device, Lear
 }
 
 double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
-                             Communicator& communicator) {
+                             Communicator& communicator, bool average_buffers) {
   torch::NoGradGuard no_grad;
-  std::vector<torch::Tensor> means;  // [buffers | params] of each learner, averaged in place
-  for (auto& learner : learners) means.push_back(learner.averaged(false).clone());
+  // [buffers | params] (or [params]) of each learner, averaged in place
+  std::vector<torch::Tensor> means;
+  for (auto& learner : learners) means.push_back(learner.averaged(false, average_buffers).clone());
   communicator.average(communicator.global_level(), means);
-  const int64_t b = model.buffers().numel();
-  model.buffers().copy_(means.front().narrow(0, 0, b));
+  const int64_t b = average_buffers ? model.buffers().numel() : 0;
+  model.buffers().copy_(average_buffers ? means.front().narrow(0, 0, b)
+                                        : learners.front().buffers);
   model.params().copy_(means.front().narrow(0, b, model.params().numel()));
   return learner_spread(learners, communicator, communicator.global_level());
 }

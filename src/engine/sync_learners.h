@@ -20,8 +20,8 @@ inline double ring_allreduce_bytes(int64_t n, int64_t bytes) {
                       static_cast<double>(bytes);
 }
 
-// The algorithm's plan (for `steps_per_epoch` rounds an epoch) and the learners' optimizer,
-// from the config.
+// The algorithm's plan (for `steps_per_epoch` rounds an epoch, with the config's bn_policy) and
+// the learners' optimizer, from the config.
 SyncPlan sync_plan(const RunConfig& config, int64_t steps_per_epoch);
 SgdOptions sgd_options(const RunConfig& config);
 
@@ -67,12 +67,13 @@ torch::Tensor learner_gradient(ModelReplica& replica, torch::Device device, Lear
                                const Batch& batch);
 
 // The model a user would take away, into `model`: the mean of every learner's parameters and
-// BatchNorm buffers (what a global reduction would produce), and how far the learners have
+// BatchNorm buffers (what a global reduction would produce; with `average_buffers` false, the
+// buffers of this process's first learner, learner 0 on rank 0), and how far the learners have
 // drifted from it, sqrt(mean over learners of mean((θ_j − θ̄)²)), which it returns. `learners`
 // are this process's (all P in the simulator, one per MPI rank); the communicator's global
 // average takes in the others, so both engines compute it the same way.
 double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
-                             Communicator& communicator);
+                             Communicator& communicator, bool average_buffers = true);
 
 // How far the learners have drifted from their group's mean at `level`:
 // sqrt(mean over learners of mean((θ_j − θ̄_group(j))²)).

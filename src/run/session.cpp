@@ -250,8 +250,10 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
                            const std::map<std::string, double>& extra) {
   torch::NoGradGuard no_grad;
   if (!eval_params.is_same(context_.model().params())) context_.model().params().copy_(eval_params);
+  // bn_policy = "local" evaluates learner 0's own statistics, as the engine left them.
+  const int64_t bn_batches = config().bn_policy == "local" ? 0 : config().bn_batches;
   reestimate_batchnorm(context_.model(), *bn_stream_, evaluations_ * config().bn_batches,
-                       config().bn_batches, context_.device());
+                       bn_batches, context_.device());
   EvalResult result =
       evaluate(context_.model(), data().test, data().normalization, context_.device());
   ++evaluations_;

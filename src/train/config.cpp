@@ -320,6 +320,14 @@ const std::vector<KeySpec>& key_specs() {
       spec("average_momentum", &RunConfig::average_momentum,
            "also average momentum buffers when averaging parameters", {}, is_sync,
            "the synchronous family"),
+      spec("bn_policy", &RunConfig::bn_policy,
+           "BatchNorm running statistics of synchronous learners: average (with the parameters "
+           "at every averaging, and with the gradients in SSGD; evaluated as the learners' mean, "
+           "then re-estimated when bn_batches > 0), local (never exchanged; evaluation uses "
+           "learner 0's as they are, as PyTorch's model averagers leave them) or reestimate "
+           "(never exchanged; recomputed for the averaged parameters from bn_batches training "
+           "batches before each evaluation)",
+           one_of({"average", "local", "reestimate"}), is_sync, "the synchronous family"),
       spec("comm.group_alpha", &RunConfig::comm_group_alpha,
            "latency of an in-group all-reduce (simulated time units)", at_least(0), is_sync,
            "the synchronous family"),
@@ -526,6 +534,10 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
     for (double s : c.timing_speeds) {
       if (!(s > 0)) throw ConfigError("timing.speeds must all be > 0", "for example: [1, 1, 0.5]");
     }
+  }
+  if (c.bn_policy == "reestimate" && c.bn_batches == 0) {
+    throw ConfigError("bn_policy = \"reestimate\" needs bn_batches > 0",
+                      "set bn_batches (e.g. 20), or bn_policy = \"average\"");
   }
   if (c.engine == "mpi" && c.sim_replicas > 1) {
     throw ConfigError(

@@ -57,6 +57,8 @@ struct RunConfig {
 
   // Synchronous family.
   bool average_momentum = false;
+  // Synchronous family: what happens to BatchNorm running statistics (docs/design.md).
+  std::string bn_policy = "average";
   // Simulated communication: an all-reduce among n learners of M bytes each takes
   // alpha + beta * 2(n-1)/n * M (ring volume), in the simulator's time unit (one sample's compute
   // time). The defaults read one sample as ~10 us: a node-local link of ~10 us latency and
