@@ -164,6 +164,11 @@ TEST(Config, AlgorithmsOwnTheirKeys) {
        {"hier.global_period", "multiple"}},
       {{"algo=hier-avg", "hier.node_groups=true"}, {"hier.node_groups", "mpi"}},
       {{"algo=dc-asgd", "dc.lamda=1"}, {"dc.lambda"}},
+      {{"algo=hier-avg", "workers=8", "hier.levels=[4, 2]"},
+       {"hier.levels", "rows of numbers", "[[4, 2], [16, 8]]"}},
+      {{"algo=hier-avg", "workers=8", "hier.levels=[[4, 'x'], [8, 2]]"},
+       {"hier.levels", "rows of numbers"}},
+      {{"algo=kavg", "hier.levels=[[2, 1], [8, 2]]"}, {"hier.levels", "hier-avg"}},
   };
   for (const Refusal& r : refusals) {
     SCOPED_TRACE(r.overrides.back());
@@ -174,6 +179,18 @@ TEST(Config, AlgorithmsOwnTheirKeys) {
   EXPECT_EQ(hier.algo_options.integer("hier.local_period"), 1);
   EXPECT_FALSE(hier.algo_options.has("kavg.period"));
   EXPECT_TRUE(parse_config("", {"algo=asgd"}).algo_options.keys().empty());
+  // A table key reads from --set and from the file to_toml writes, and compares by value.
+  RunConfig levels =
+      parse_config("", {"algo=hier-avg", "workers=8", "hier.levels=[[2, 1], [8, 4, 10, 1e-3]]"});
+  EXPECT_EQ(levels.algo_options.table("hier.levels"),
+            (OptionTable{{2, 1}, {8, 4, 10, 1e-3}}));
+  EXPECT_EQ(parse_config(to_toml(levels), {}).algo_options, levels.algo_options);
+  expect_config_error(
+      [&] {
+        check_resume_changes(levels, parse_config("", {"algo=hier-avg", "workers=8",
+                                                       "hier.levels=[[2, 1], [8, 2]]"}));
+      },
+      {"hier.levels", "[[2, 1], [8, 4, 10, 0.001]]", "[[2, 1], [8, 2]]"});
   EXPECT_NE(to_toml(hier).find("group_size = 4"), std::string::npos);
   EXPECT_EQ(to_toml(hier).find("kavg"), std::string::npos);
   bool listed = false;

@@ -129,14 +129,21 @@ struct Codec<std::vector<double>> {
 
 template <>
 struct Codec<OptionTable> {
-  static constexpr const char* type = "a list of lists of numbers";
+  static constexpr const char* type = "rows of numbers";
   static OptionTable read(const std::string& key, const toml::node& n) {
     const char* example = "[[4, 2], [16, 8]]";
     const toml::array* array = n.as_array();
     if (array == nullptr) throw type_error(key, type, n, example);
     OptionTable rows;
     for (const auto& item : *array) {
-      rows.push_back(Codec<std::vector<double>>::read(key, item));
+      const toml::array* row = item.as_array();
+      if (row == nullptr) throw type_error(key, type, n, example);
+      std::vector<double> numbers;
+      for (const auto& x : *row) {
+        if (!x.is_number()) throw type_error(key, type, n, example);
+        numbers.push_back(*x.value<double>());
+      }
+      rows.push_back(std::move(numbers));
     }
     return rows;
   }
