@@ -182,8 +182,7 @@ TEST(Config, AlgorithmsOwnTheirKeys) {
   // A table key reads from --set and from the file to_toml writes, and compares by value.
   RunConfig levels =
       parse_config("", {"algo=hier-avg", "workers=8", "hier.levels=[[2, 1], [8, 4, 10, 1e-3]]"});
-  EXPECT_EQ(levels.algo_options.table("hier.levels"),
-            (OptionTable{{2, 1}, {8, 4, 10, 1e-3}}));
+  EXPECT_EQ(levels.algo_options.table("hier.levels"), (OptionTable{{2, 1}, {8, 4, 10, 1e-3}}));
   EXPECT_EQ(parse_config(to_toml(levels), {}).algo_options, levels.algo_options);
   expect_config_error(
       [&] {

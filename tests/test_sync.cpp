@@ -302,15 +302,27 @@ TEST(SyncRound, ThreeLevelsOnEightLearnersByHand) {
   EXPECT_EQ(*first.level, 0u);
   EXPECT_EQ(first.learners_per_reduction, 2);
   // Pairs: (0, 1), (2, 3), (4, 5), (6, 7); j² means 0.5, 6.5, 20.5, 42.5.
-  expect_all({{4, 0.5f}, {4, 0.5f}, {20, 6.5f}, {20, 6.5f},
-              {36, 20.5f}, {36, 20.5f}, {52, 42.5f}, {52, 42.5f}});
+  expect_all({{4, 0.5f},
+              {4, 0.5f},
+              {20, 6.5f},
+              {20, 6.5f},
+              {36, 20.5f},
+              {36, 20.5f},
+              {52, 42.5f},
+              {52, 42.5f}});
   expect_values(learners[2].buffers, {2.5f});
   dsgd::RoundTraffic second = round(2);
   EXPECT_EQ(*second.level, 1u);
   EXPECT_EQ(second.learners_per_reduction, 4);
   // Fours: (0..3) and (4..7).
-  expect_all({{12, 3.5f}, {12, 3.5f}, {12, 3.5f}, {12, 3.5f},
-              {44, 31.5f}, {44, 31.5f}, {44, 31.5f}, {44, 31.5f}});
+  expect_all({{12, 3.5f},
+              {12, 3.5f},
+              {12, 3.5f},
+              {12, 3.5f},
+              {44, 31.5f},
+              {44, 31.5f},
+              {44, 31.5f},
+              {44, 31.5f}});
   EXPECT_EQ(*round(3).level, 0u);  // pairs inside fours that already agree: nothing moves
   expect_values(learners[5].params, {44, 31.5f});
   dsgd::RoundTraffic fourth = round(4);
@@ -414,15 +426,13 @@ TEST(SyncSim, SimulatedTimeFollowsTheCostModel) {
 TEST(SyncSim, ThreeLevelCostModelByHand) {
   for (bool own_costs : {true, false}) {
     SCOPED_TRACE(own_costs);
-    const std::string levels = own_costs
-                                   ? "hier.levels=[[2, 1, 3, 0.002], [4, 2, 20, 0.005], "
-                                     "[8, 4, 40, 0.01]]"
-                                   : "hier.levels=[[2, 1], [4, 2], [8, 4]]";
+    const std::string levels = own_costs ? "hier.levels=[[2, 1, 3, 0.002], [4, 2, 20, 0.005], "
+                                           "[8, 4, 40, 0.01]]"
+                                         : "hier.levels=[[2, 1], [4, 2], [8, 4]]";
     dsgd::RunConfig config = dsgd::parse_config(
         "", {"algo=hier-avg", "workers=8", levels, "dataset=synthetic", "model=mlp",
-             "batch_size=16", "epochs=0.5", "threads=1", "timing.spread=0.5",
-             "comm.group_alpha=1", "comm.group_beta=0.001", "comm.global_alpha=50",
-             "comm.global_beta=0.02"});
+             "batch_size=16", "epochs=0.5", "threads=1", "timing.spread=0.5", "comm.group_alpha=1",
+             "comm.group_beta=0.001", "comm.global_alpha=50", "comm.global_beta=0.02"});
     dsgd::Session session(config);
     dsgd::SyncSimulator simulator(session);
     simulator.run();
@@ -668,8 +678,9 @@ TEST(SyncSim, BadLevelsExitTwoNamingTheLevel) {
       {"[[2], [8, 2]]", "'hier.levels' row 1 = [2] must hold 2 or 4 finite numbers"},
   };
   for (const auto& [levels, message] : cases) {
-    CliResult r = run_dsgd(kSync + "--set algo=hier-avg --set workers=8 --set 'hier.levels=" +
-                           levels + "' --out " + out.string());
+    CliResult r =
+        run_dsgd(kSync + "--set algo=hier-avg --set workers=8 --set 'hier.levels=" + levels +
+                 "' --out " + out.string());
     EXPECT_EQ(r.exit_code, 2) << levels << "\n" << r.output;
     EXPECT_NE(r.output.find(message), std::string::npos) << levels << "\n" << r.output;
   }
@@ -723,10 +734,10 @@ TEST(SyncSim, BnPolicyReestimateTrainsAsAverageWithFewerBytes) {
   run_ok(job + "--set bn_policy=reestimate", reestimate);
   run_ok(job + "--set bn_policy=local", local);
   auto without_traffic = [](const fs::path& run) {
-    return without_columns(read_csv(run / "metrics.csv"),
-                           {"wall_time", "sim_time", "comm_time", "local_bytes", "global_bytes",
-                            "level1_bytes", "level2_bytes", "level1_comm_time",
-                            "level2_comm_time"});
+    return without_columns(
+        read_csv(run / "metrics.csv"),
+        {"wall_time", "sim_time", "comm_time", "local_bytes", "global_bytes", "level1_bytes",
+         "level2_bytes", "level1_comm_time", "level2_comm_time"});
   };
   EXPECT_EQ(without_traffic(reestimate), without_traffic(average));
   EXPECT_LT(last_metric(reestimate / "metrics.csv", "global_bytes"),
@@ -736,8 +747,8 @@ TEST(SyncSim, BnPolicyReestimateTrainsAsAverageWithFewerBytes) {
   EXPECT_NE(last_metric(local / "metrics.csv", "test_loss"),
             last_metric(reestimate / "metrics.csv", "test_loss"));
   fs::path out = fresh_dir("bn_bad");
-  CliResult r = run_dsgd(job + "--set bn_policy=reestimate --set bn_batches=0 --out " +
-                         out.string());
+  CliResult r =
+      run_dsgd(job + "--set bn_policy=reestimate --set bn_batches=0 --out " + out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("needs bn_batches > 0"), std::string::npos) << r.output;
   r = run_dsgd(kSync + "--set algo=ssgd --set workers=2 --set bn_policy=loca --out " +

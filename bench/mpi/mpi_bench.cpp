@@ -162,12 +162,12 @@ int run_levels(MpiWorld& world) {
       });
       double average = per_call(world, reps, [&] { communicator.average(level, {buffer}); });
       MPI_Comm_free(&raw_comm);
-      print_ratio(world,
-                  fmt::format("level {} average (groups of {}) / MPI_Allreduce, {:.2f}M floats",
-                              level + 1, sizes[level], floats / 1e6),
-                  average / raw,
-                  fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3,
-                              world.size()));
+      print_ratio(
+          world,
+          fmt::format("level {} average (groups of {}) / MPI_Allreduce, {:.2f}M floats", level + 1,
+                      sizes[level], floats / 1e6),
+          average / raw,
+          fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3, world.size()));
     }
   }
   return 0;
@@ -216,8 +216,8 @@ int run(const std::string& filter) {
     // watchdog off (blocking).
     for (double timeout : {300.0, 0.0}) {
       world.watchdog().watch(timeout, {});
-      double average =
-          per_call(world, reps, [&] { communicator.average(communicator.global_level(), {buffer}); });
+      double average = per_call(
+          world, reps, [&] { communicator.average(communicator.global_level(), {buffer}); });
       print_ratio(
           world,
           fmt::format("global average / MPI_Allreduce, {:.2f}M floats, watchdog {}", floats / 1e6,

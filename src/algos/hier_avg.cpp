@@ -41,25 +41,25 @@ std::vector<AveragingLevel> levels_from_table(const OptionTable& rows, const Syn
           "hier.levels level {}: group size {} and period {} must be whole numbers >= 1", number,
           row[0], row[1]));
     }
-    AveragingLevel level{static_cast<int64_t>(row[0]), static_cast<int64_t>(row[1]),
-                         std::nullopt};
+    AveragingLevel level{static_cast<int64_t>(row[0]), static_cast<int64_t>(row[1]), std::nullopt};
     if (row.size() == 4) {
       if (row[2] < 0 || row[3] < 0) {
-        throw level_error(fmt::format(
-            "hier.levels level {}: link cost alpha = {}, beta = {} must be >= 0", number, row[2],
-            row[3]));
+        throw level_error(
+            fmt::format("hier.levels level {}: link cost alpha = {}, beta = {} must be >= 0",
+                        number, row[2], row[3]));
       }
       level.cost = LinkCost{row[2], row[3]};
     }
     const bool follows_hosts = hosts && i == 0;
     if (level.group_size > setup.learners && !follows_hosts) {
-      throw level_error(fmt::format("hier.levels level {}: group size {} is larger than workers = {}",
-                                    number, level.group_size, setup.learners));
+      throw level_error(
+          fmt::format("hier.levels level {}: group size {} is larger than workers = {}", number,
+                      level.group_size, setup.learners));
     }
     if (setup.learners % level.group_size != 0 && !follows_hosts) {
-      throw level_error(fmt::format(
-          "hier.levels level {}: workers = {} is not a multiple of its group size {}", number,
-          setup.learners, level.group_size));
+      throw level_error(
+          fmt::format("hier.levels level {}: workers = {} is not a multiple of its group size {}",
+                      number, setup.learners, level.group_size));
     }
     if (i > 0) {
       const AveragingLevel& inner = levels.back();
@@ -70,9 +70,9 @@ std::vector<AveragingLevel> levels_from_table(const OptionTable& rows, const Syn
             number, level.group_size, number - 1, inner.group_size, number - 1));
       }
       if (level.period % inner.period != 0) {
-        throw level_error(fmt::format(
-            "hier.levels level {}: period {} is not a multiple of level {}'s period {}", number,
-            level.period, number - 1, inner.period));
+        throw level_error(
+            fmt::format("hier.levels level {}: period {} is not a multiple of level {}'s period {}",
+                        number, level.period, number - 1, inner.period));
       }
     }
     levels.push_back(level);

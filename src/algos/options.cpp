@@ -134,9 +134,8 @@ bool in_range(const OptionSpec& spec, double v) {
 void check_table(const OptionSpec& spec, const OptionTable& rows) {
   for (size_t r = 0; r < rows.size(); ++r) {
     const auto& row = rows[r];
-    const bool width_ok =
-        std::find(spec.row_widths.begin(), spec.row_widths.end(), row.size()) !=
-        spec.row_widths.end();
+    const bool width_ok = std::find(spec.row_widths.begin(), spec.row_widths.end(), row.size()) !=
+                          spec.row_widths.end();
     const bool finite =
         std::all_of(row.begin(), row.end(), [](double v) { return std::isfinite(v); });
     if (!width_ok || !finite) {

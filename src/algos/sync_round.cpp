@@ -48,8 +48,8 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
   const size_t global = communicator.global_level();
   if (plan.averages_gradients_at(step) && communicator.group_size(global) > 1) {
     // BatchNorm buffers travel with the gradients so that the replicas stay identical.
-    auto exchanged = gather(
-        learners, [&](Learner& l) { return l.gradient_and_buffers(plan.average_buffers); });
+    auto exchanged =
+        gather(learners, [&](Learner& l) { return l.gradient_and_buffers(plan.average_buffers); });
     communicator.average(global, exchanged);
     traffic = {global, communicator.group_size(global), bytes_of(exchanged.front())};
   }

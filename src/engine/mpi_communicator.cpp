@@ -12,22 +12,23 @@ namespace dsgd {
 MpiCommunicator::MpiCommunicator(MpiWorld& world, std::vector<int64_t> group_sizes,
                                  bool node_groups)
     : watchdog_(world.watchdog()) {
-  if (group_sizes.empty() || group_sizes.back() != world.size()) group_sizes.push_back(world.size());
+  if (group_sizes.empty() || group_sizes.back() != world.size())
+    group_sizes.push_back(world.size());
   for (size_t level = 0; level + 1 < group_sizes.size(); ++level) {
     const int64_t size = group_sizes[level];
     MPI_Comm comm = MPI_COMM_NULL;
     if (node_groups && level == 0) {
-      check_mpi(MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, world.rank(),
-                                    MPI_INFO_NULL, &comm),
+      check_mpi(MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL,
+                                    &comm),
                 "MPI_Comm_split_type");
     } else {
       if (world.size() % size != 0) {
         throw ConfigError(fmt::format("{} ranks cannot form groups of {}", world.size(), size),
                           "launch a multiple of every level's group size of ranks");
       }
-      check_mpi(MPI_Comm_split(world.comm(), static_cast<int>(world.rank() / size), world.rank(),
-                               &comm),
-                "MPI_Comm_split");
+      check_mpi(
+          MPI_Comm_split(world.comm(), static_cast<int>(world.rank() / size), world.rank(), &comm),
+          "MPI_Comm_split");
     }
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     int members = 1;

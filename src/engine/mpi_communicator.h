@@ -1,9 +1,9 @@
 // The Communicator of the MPI engine: one learner per rank; each averaging level below the
 // outermost is an all-reduce on its own communicator from MPI_Comm_split (consecutive ranks) or,
 // for the innermost, MPI_Comm_split_type (the ranks sharing a node); the outermost an all-reduce
-// over every rank. Sums are divided by the group's size on each rank. The all-reduces are non-blocking, waited for under the world's
-// watchdog, so that a rank that stops answering ends the job instead of hanging it (blocking
-// when the watchdog is off).
+// over every rank. Sums are divided by the group's size on each rank. The all-reduces are
+// non-blocking, waited for under the world's watchdog, so that a rank that stops answering ends the
+// job instead of hanging it (blocking when the watchdog is off).
 #pragma once
 
 #include "algos/communicator.h"

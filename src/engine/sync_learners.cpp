@@ -33,8 +33,10 @@ void SyncTraffic::record(const RoundTraffic& round, int64_t learners, double sec
 }
 
 std::map<std::string, double> SyncTraffic::columns() const {
-  std::map<std::string, double> row = {{"local_reductions", 0.0}, {"local_bytes", 0.0},
-                                       {"compute_time", compute_time}, {"comm_time", comm_time}};
+  std::map<std::string, double> row = {{"local_reductions", 0.0},
+                                       {"local_bytes", 0.0},
+                                       {"compute_time", compute_time},
+                                       {"comm_time", comm_time}};
   for (size_t l = 0; l + 1 < levels_.size(); ++l) {
     row["local_reductions"] += levels_[l].reductions;
     row["local_bytes"] += levels_[l].bytes;
@@ -101,8 +103,7 @@ double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
   for (auto& learner : learners) means.push_back(learner.averaged(false, average_buffers).clone());
   communicator.average(communicator.global_level(), means);
   const int64_t b = average_buffers ? model.buffers().numel() : 0;
-  model.buffers().copy_(average_buffers ? means.front().narrow(0, 0, b)
-                                        : learners.front().buffers);
+  model.buffers().copy_(average_buffers ? means.front().narrow(0, 0, b) : learners.front().buffers);
   model.params().copy_(means.front().narrow(0, b, model.params().numel()));
   return learner_spread(learners, communicator, communicator.global_level());
 }
@@ -128,8 +129,7 @@ std::map<std::string, double> evaluation_row(const SyncTraffic& traffic, double 
   row["learner_spread"] = global_spread;
   if (communicator.levels() >= 2) {
     for (size_t l = 0; l + 1 < communicator.levels(); ++l) {
-      row["level" + std::to_string(l + 1) + "_spread"] =
-          learner_spread(learners, communicator, l);
+      row["level" + std::to_string(l + 1) + "_spread"] = learner_spread(learners, communicator, l);
     }
     row["level" + std::to_string(communicator.levels()) + "_spread"] = global_spread;
   }

@@ -98,7 +98,8 @@ void SyncSimulator::run() {
 
     std::map<std::string, double> row;
     if (training_.evaluation_due(round + 1)) {
-      const double spread = average_learners_into(model, s.learners, *s.communicator, s.plan.average_buffers);
+      const double spread =
+          average_learners_into(model, s.learners, *s.communicator, s.plan.average_buffers);
       row = evaluation_row(t, spread, s.learners, *s.communicator);
       training_.report().traffic = t.columns();
     }

@@ -50,9 +50,9 @@ struct RunConfig {
   std::string timing_trace;         // replay this arrival order
   std::string timing_record_trace;  // write the arrival order here
 
-  int64_t sim_replicas = 0;    // simulator: model replicas computing gradients (0: choose)
-  int64_t gap_sample = 65536;  // coordinates the gap telemetry is estimated on (0: all)
-  int64_t servers = 1;         // MPI: ranks that shard the asynchronous server's vector
+  int64_t sim_replicas = 0;         // simulator: model replicas computing gradients (0: choose)
+  int64_t gap_sample = 65536;       // coordinates the gap telemetry is estimated on (0: all)
+  int64_t servers = 1;              // MPI: ranks that shard the asynchronous server's vector
   double mpi_hang_timeout = 300.0;  // MPI: seconds until a silent rank ends the job (0: never)
 
   // Synchronous family.
@@ -98,8 +98,8 @@ RunConfig parse_config(const std::string& toml_text, const std::vector<std::stri
 // Refuses a resumed run's config that changes what the checkpoint was computed with: everything
 // but the keys that only say how long to go on, how often to evaluate, and how to compute
 // (epochs, eval_every, lr_milestones, lr_gamma, stop_on_collapse, bn_batches, threads,
-// sim.replicas, gap_sample, data_dir, timing.record_trace, mpi.hang_timeout). The ConfigError names the key and
-// both values.
+// sim.replicas, gap_sample, data_dir, timing.record_trace, mpi.hang_timeout). The ConfigError names
+// the key and both values.
 void check_resume_changes(const RunConfig& original, const RunConfig& resumed);
 
 // The resolved config as TOML, every key present.
