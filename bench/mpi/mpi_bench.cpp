@@ -139,8 +139,9 @@ void print_ratio(MpiWorld& world, const std::string& label, double ratio,
 }
 
 // `filter`: run only the cases whose label contains it (empty: all), e.g. "asgd 0.27M".
-// Each level of groups of 2, 4 and every rank: MpiCommunicator's average (watchdog on, as runs
-// have it) against a raw blocking MPI_Allreduce on an MPI_Comm_split of the same groups.
+// Each level of groups of 2, 4 and every rank: MpiCommunicator's average, with the hang watchdog
+// on (as runs have it: non-blocking, polled) and off (blocking), against a raw blocking
+// MPI_Allreduce on an MPI_Comm_split of the same groups.
 int run_levels(MpiWorld& world) {
   if (world.size() % 4 != 0) {
     if (world.rank() == 0) std::fprintf(stderr, "dsgd_mpi_bench levels: run with mpirun -n 8\n");
@@ -148,7 +149,6 @@ int run_levels(MpiWorld& world) {
   }
   const std::vector<int64_t> sizes = {2, 4, world.size()};
   MpiCommunicator communicator(world, sizes, false);
-  world.watchdog().watch(300.0, {});
   for (int64_t floats : {int64_t{269722}, int64_t{11'200'000}}) {
     torch::Tensor buffer = torch::randn({floats});
     const int reps = floats > 1'000'000 ? 10 : 100;
@@ -160,14 +160,18 @@ int run_levels(MpiWorld& world) {
         MPI_Allreduce(MPI_IN_PLACE, buffer.data_ptr<float>(), static_cast<int>(floats), MPI_FLOAT,
                       MPI_SUM, raw_comm);
       });
-      double average = per_call(world, reps, [&] { communicator.average(level, {buffer}); });
       MPI_Comm_free(&raw_comm);
-      print_ratio(
-          world,
-          fmt::format("level {} average (groups of {}) / MPI_Allreduce, {:.2f}M floats", level + 1,
-                      sizes[level], floats / 1e6),
-          average / raw,
-          fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3, world.size()));
+      for (double timeout : {300.0, 0.0}) {
+        world.watchdog().watch(timeout, {});
+        double average = per_call(world, reps, [&] { communicator.average(level, {buffer}); });
+        print_ratio(
+            world,
+            fmt::format("level {} average (groups of {}) / MPI_Allreduce, {:.2f}M floats, "
+                        "watchdog {}",
+                        level + 1, sizes[level], floats / 1e6, timeout > 0 ? "on" : "off"),
+            average / raw,
+            fmt::format("{:.3f} ms / {:.3f} ms, {} ranks", average * 1e3, raw * 1e3, world.size()));
+      }
     }
   }
   return 0;
