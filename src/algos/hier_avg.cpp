@@ -28,8 +28,9 @@ ConfigError level_error(const std::string& what) { return ConfigError(what, kLev
 
 bool is_whole(double v) { return v >= 1 && v == std::floor(v) && v < 9.0e15; }
 
-// hier.levels checked and turned into a plan's levels. With `hosts` (hier.node_groups), level 1
-// is the ranks of each host, whatever size it lists; the MPI engine checks that the hosts nest.
+// hier.levels (not empty) checked and turned into a plan's levels. With `hosts` (hier.node_groups),
+// level 1 is the ranks of each host, whatever size it lists; the MPI engine checks that the hosts
+// nest.
 std::vector<AveragingLevel> levels_from_table(const OptionTable& rows, const SyncSetup& setup,
                                               bool hosts) {
   std::vector<AveragingLevel> levels;
@@ -77,8 +78,7 @@ std::vector<AveragingLevel> levels_from_table(const OptionTable& rows, const Syn
     }
     levels.push_back(level);
   }
-  if (levels.empty()) throw level_error("hier.levels is empty");
-  if (levels.back().group_size != setup.learners && setup.learners > 0) {
+  if (levels.back().group_size != setup.learners) {
     throw level_error(fmt::format(
         "hier.levels level {} (the outermost) has groups of {}, not all workers = {}, so the "
         "groups would never mix",

@@ -32,6 +32,15 @@ void SyncTraffic::record(const RoundTraffic& round, int64_t learners, double sec
   link.comm_time += seconds;
 }
 
+namespace {
+
+// The metrics column (and checkpoint name) of one level's figure: level<l>_<what>, l from 1.
+std::string level_column(size_t level, const char* what) {
+  return "level" + std::to_string(level + 1) + "_" + what;
+}
+
+}  // namespace
+
 std::map<std::string, double> SyncTraffic::columns() const {
   std::map<std::string, double> row = {{"local_reductions", 0.0},
                                        {"local_bytes", 0.0},
@@ -45,10 +54,7 @@ std::map<std::string, double> SyncTraffic::columns() const {
   row["global_bytes"] = levels_.back().bytes;
   if (levels_.size() >= 2) {
     for (size_t l = 0; l < levels_.size(); ++l) {
-      const std::string prefix = "level" + std::to_string(l + 1) + "_";
-      row[prefix + "reductions"] = levels_[l].reductions;
-      row[prefix + "bytes"] = levels_[l].bytes;
-      row[prefix + "comm_time"] = levels_[l].comm_time;
+      for (const auto& [what, field] : kLinkFields) row[level_column(l, what)] = levels_[l].*field;
     }
   }
   return row;
@@ -61,10 +67,7 @@ void SyncTraffic::save(TensorMap& checkpoint) const {
   put("compute_time", compute_time);
   put("comm_time", comm_time);
   for (size_t l = 0; l < levels_.size(); ++l) {
-    const std::string prefix = "level" + std::to_string(l + 1) + "_";
-    put(prefix + "reductions", levels_[l].reductions);
-    put(prefix + "bytes", levels_[l].bytes);
-    put(prefix + "comm_time", levels_[l].comm_time);
+    for (const auto& [what, field] : kLinkFields) put(level_column(l, what), levels_[l].*field);
   }
 }
 
@@ -75,8 +78,7 @@ void SyncTraffic::restore(const TensorMap& checkpoint) {
   compute_time = get("compute_time");
   comm_time = get("comm_time");
   for (size_t l = 0; l < levels_.size(); ++l) {
-    const std::string prefix = "level" + std::to_string(l + 1) + "_";
-    levels_[l] = {get(prefix + "reductions"), get(prefix + "bytes"), get(prefix + "comm_time")};
+    for (const auto& [what, field] : kLinkFields) levels_[l].*field = get(level_column(l, what));
   }
 }
 
@@ -95,6 +97,22 @@ torch::Tensor learner_gradient(ModelReplica& replica, torch::Device device, Lear
   return loss;
 }
 
+namespace {
+
+// sqrt(mean over learners of mean((θ_j − means[j])²)), over every learner of the run.
+double spread_around(std::vector<Learner>& learners, const std::vector<torch::Tensor>& means,
+                     Communicator& communicator) {
+  std::vector<torch::Tensor> drifts;
+  for (size_t j = 0; j < learners.size(); ++j) {
+    drifts.push_back(
+        (learners[j].params - means[j]).square().mean().to(torch::kDouble).reshape({1}));
+  }
+  communicator.average(communicator.global_level(), drifts);
+  return std::sqrt(drifts.front().item<double>());
+}
+
+}  // namespace
+
 double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
                              Communicator& communicator, bool average_buffers) {
   torch::NoGradGuard no_grad;
@@ -105,7 +123,9 @@ double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
   const int64_t b = average_buffers ? model.buffers().numel() : 0;
   model.buffers().copy_(average_buffers ? means.front().narrow(0, 0, b) : learners.front().buffers);
   model.params().copy_(means.front().narrow(0, b, model.params().numel()));
-  return learner_spread(learners, communicator, communicator.global_level());
+  // Every learner's global mean is the model's parameters.
+  return spread_around(learners, std::vector<torch::Tensor>(learners.size(), model.params()),
+                       communicator);
 }
 
 double learner_spread(std::vector<Learner>& learners, Communicator& communicator, size_t level) {
@@ -113,13 +133,7 @@ double learner_spread(std::vector<Learner>& learners, Communicator& communicator
   std::vector<torch::Tensor> means;
   for (auto& learner : learners) means.push_back(learner.params.clone());
   communicator.average(level, means);
-  std::vector<torch::Tensor> drifts;
-  for (size_t j = 0; j < learners.size(); ++j) {
-    drifts.push_back(
-        (learners[j].params - means[j]).square().mean().to(torch::kDouble).reshape({1}));
-  }
-  communicator.average(communicator.global_level(), drifts);
-  return std::sqrt(drifts.front().item<double>());
+  return spread_around(learners, means, communicator);
 }
 
 std::map<std::string, double> evaluation_row(const SyncTraffic& traffic, double global_spread,
@@ -129,9 +143,9 @@ std::map<std::string, double> evaluation_row(const SyncTraffic& traffic, double 
   row["learner_spread"] = global_spread;
   if (communicator.levels() >= 2) {
     for (size_t l = 0; l + 1 < communicator.levels(); ++l) {
-      row["level" + std::to_string(l + 1) + "_spread"] = learner_spread(learners, communicator, l);
+      row[level_column(l, "spread")] = learner_spread(learners, communicator, l);
     }
-    row["level" + std::to_string(communicator.levels()) + "_spread"] = global_spread;
+    row[level_column(communicator.global_level(), "spread")] = global_spread;
   }
   return row;
 }

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algos/sync_round.h"
@@ -58,6 +59,9 @@ class SyncTraffic {
     double bytes = 0;
     double comm_time = 0;
   };
+  // Every figure of a level with its column suffix: the one list columns, save and restore use.
+  static constexpr std::pair<const char*, double Link::*> kLinkFields[] = {
+      {"reductions", &Link::reductions}, {"bytes", &Link::bytes}, {"comm_time", &Link::comm_time}};
   std::vector<Link> levels_;
 };
 
