@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
@@ -514,6 +515,173 @@ TEST(AsyncRulesHand, DanaDc) {
   }
 }
 
+// YellowFin's tuner by hand (yellowfin.cpp's equations), with the single-step cubic solved by
+// bisection rather than Vieta's formula, and the closed loop's median over the three coordinates.
+struct YellowFinHand {
+  double beta = 0.999, gain = 0.01;
+  size_t window = 20;
+  bool closed_loop = true;
+  int t = 0;
+  std::vector<double> recent;  // h of the last `window` messages
+  double curv_max = 0, curv_min = 0, norm = 0, norm_sq = 0, distance = 0, mu_avg = 0, rate_avg = 0;
+  double target = 0, rate = 0, mu = 0;
+  Vec average = {0, 0, 0};
+
+  static double dot(const Vec& a, const Vec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+  void tune(const Vec& d) {
+    ++t;
+    const double b = 1.0 - std::pow(beta, t), h = dot(d, d);
+    recent.push_back(h);
+    if (recent.size() > window) recent.erase(recent.begin());
+    curv_max = beta * curv_max + (1 - beta) * *std::max_element(recent.begin(), recent.end());
+    curv_min = beta * curv_min + (1 - beta) * *std::min_element(recent.begin(), recent.end());
+    average = beta * average + (1 - beta) * d;
+    norm_sq = beta * norm_sq + (1 - beta) * h;
+    const double variance = std::max(norm_sq / b - dot(average, average) / (b * b), 1e-6);
+    norm = beta * norm + (1 - beta) * std::sqrt(h);
+    distance = beta * distance + (1 - beta) * norm / norm_sq;
+    const double h_min = std::max(curv_min / b, 1e-6), h_max = std::max(curv_max / b, h_min);
+    const double dist = distance / b;
+    // x = √μ in (0, 1) with p·x = (1 − x)³, p = D²h_min²/(2C): (1 − x)³ − p·x falls from 1 to −p.
+    const double p = dist * dist * h_min * h_min / (2 * variance);
+    double lo = 0, hi = 1;
+    for (int k = 0; k < 200; ++k) {
+      const double mid = (lo + hi) / 2;
+      (std::pow(1 - mid, 3) - p * mid > 0 ? lo : hi) = mid;
+    }
+    const double kappa = std::sqrt(h_max / h_min);
+    const double mu_t = std::max(lo * lo, std::pow((kappa - 1) / (kappa + 1), 2));
+    mu_avg = beta * mu_avg + (1 - beta) * mu_t;
+    rate_avg = beta * rate_avg + (1 - beta) * std::pow(1 - std::sqrt(mu_t), 2) / h_min;
+    target = mu_avg / b;
+    rate = rate_avg / b;
+    if (!closed_loop || t == 1) mu = target;
+  }
+};
+
+void check_yellowfin_hand(bool closed_loop) {
+  SCOPED_TRACE(closed_loop ? "closed loop" : "open loop");
+  AsyncOptions options = hand_options();
+  options.values.set("yf.closed_loop", closed_loop);
+  YellowFinHand yf;
+  yf.closed_loop = closed_loop;
+  Vec theta = kTheta0, v = {0, 0, 0};
+  std::vector<Vec> sent = {kTheta0, kTheta0};
+  // The closed loop's record per worker: v_s when sent x_s, then v_{s+1} and η_{s+1}.
+  std::vector<Vec> sent_step(2, Vec{0, 0, 0}), next_step(2, Vec{0, 0, 0});
+  std::vector<double> next_rate = {0, 0};
+  std::vector<bool> pending = {true, true};
+  std::vector<double> medians;
+
+  Rules rules = make_rules("yellowfin", options, tensor_of(kTheta0), 2);
+  for (size_t k = 0; k < kEvents.size(); ++k) {
+    const Event& e = kEvents[k];
+    const Vec d = e.g + kDecay * sent[e.worker];
+    yf.tune(d);
+    // By hand, the first message: one h = ‖d‖² = 5.320525 in the window, so κ = 1; the variance
+    // is at its floor 1e-6 and D = 1/‖d‖, so p = h/2e-6, x = 3.759e-7 and α* = (1 − x)²/h.
+    if (k == 0) {
+      EXPECT_NEAR(yf.rate, 0.18795124, 1e-8);
+    }
+    // v ← μv + ℓα*·d;  θ ← θ − v
+    const double rate = e.lr * yf.rate;
+    v = yf.mu * v + rate * d;
+    theta = theta - v;
+    if (closed_loop) {
+      for (int j = 0; j < 2; ++j) {
+        if (pending[j]) next_step[j] = v, next_rate[j] = rate, pending[j] = false;
+      }
+      // μ̂_T = median of (v_{s+1} − η_{s+1}d) / v_s where v_s ≠ 0
+      std::vector<double> ratios;
+      for (int c = 0; c < 3; ++c) {
+        const double before = sent_step[e.worker][c];
+        if (before != 0)
+          ratios.push_back((next_step[e.worker][c] - next_rate[e.worker] * d[c]) / before);
+      }
+      if (!ratios.empty()) {
+        std::sort(ratios.begin(), ratios.end());
+        medians.push_back(ratios[(ratios.size() - 1) / 2]);
+        yf.mu = std::clamp(yf.mu + yf.gain * (yf.target - medians.back()), -0.9, 0.999);
+      }
+      sent_step[e.worker] = v;
+      pending[e.worker] = true;
+    }
+    sent[e.worker] = theta;
+
+    deliver(rules, e.worker, tensor_of(e.g), e.lr);
+    const std::string after = "after message " + std::to_string(k);
+    expect_close(rules.sent[e.worker], theta, "parameters sent " + after);
+    expect_close(rules.server->center(), theta, "center " + after);
+    // The tuner's scalars: [t, ..., μ*, α*, μ applied] (yellowfin.cpp's Scalar).
+    for (auto& [name, tensor] : rules.server->state()) {
+      if (name != "yf_tuner") continue;
+      const double* s = tensor.data_ptr<double>();
+      EXPECT_EQ(s[0], static_cast<double>(k + 1)) << after;
+      // The rule's statistics come from float32 messages: 1e-5 relative.
+      EXPECT_NEAR(s[8], yf.target, 1e-5 * yf.target) << "mu* " << after;
+      EXPECT_NEAR(s[9], yf.rate, 1e-5 * yf.rate) << "alpha* " << after;
+      EXPECT_NEAR(s[10], yf.mu, 1e-5 * std::abs(yf.mu)) << "mu applied " << after;
+    }
+  }
+  if (closed_loop) {
+    // Messages 1 and 2 were computed at x_0, whose step v_0 = 0: nothing to measure. Message 3
+    // (worker 0, computed at x_1) and 4 (worker 1, at x_2) are measured.
+    ASSERT_EQ(medians.size(), 2u);
+  }
+}
+
+TEST(AsyncRulesHand, YellowFinOpenLoop) { check_yellowfin_hand(false); }
+TEST(AsyncRulesHand, YellowFinClosedLoop) { check_yellowfin_hand(true); }
+
+// EASGD, EAMSGD and DANA-EASGD by hand (easgd.cpp's equations), β = 0.9 so α = 0.45: with τ = 1
+// every message carries an exchange; with τ = 2 only each worker's first (t^i = 0), which meets a
+// centre no one has moved yet.
+std::vector<Expected> check_elastic_hand(const std::string& name, bool momentum, bool look_ahead,
+                                         int tau) {
+  SCOPED_TRACE(name + ", tau " + std::to_string(tau));
+  AsyncOptions options = hand_options();
+  options.values.set("easgd.tau", tau);
+  options.values.set("easgd.beta", 0.9);
+  const double alpha = 0.45, delta = momentum ? kMomentum : 0.0;
+  Vec center = kTheta0;
+  std::vector<Vec> x = {kTheta0, kTheta0}, v = {{0, 0, 0}, {0, 0, 0}}, sent = {kTheta0, kTheta0};
+  std::vector<int> steps = {0, 0};
+  std::vector<Expected> expected;
+  for (const Event& e : kEvents) {
+    const int i = e.worker, other = 1 - i;
+    const Vec d = e.g + kDecay * sent[i];
+    if (steps[i] % tau == 0) {
+      // e = α(x − x̃);  x^i ← x^i − α(x − x̃_i);  x̃ ← x̃ + e,  x̃_i = x̃ + α(x^j − x̃) for DANA
+      const Vec push = alpha * (x[i] - center);
+      const Vec toward = look_ahead ? center + alpha * (x[other] - center) : center;
+      x[i] = x[i] - alpha * (x[i] - toward);
+      center = center + push;
+    }
+    v[i] = delta * v[i] + e.lr * d;
+    x[i] = x[i] - v[i];
+    ++steps[i];
+    sent[i] = x[i] - delta * v[i];
+    expected.push_back({sent[i], center});
+  }
+  check_hand_run(name, options, kTheta0, expected);
+  return expected;
+}
+
+TEST(AsyncRulesHand, Easgd) {
+  auto expected = check_elastic_hand("easgd", false, false, 1);
+  // By hand, element 0, τ = 1: x^0 = 1 − 0.1·0.51 = 0.949 after message 1; at message 3 the push
+  // is 0.45·(0.949 − 1) = −0.02295, so x̃ = 0.97705 and x^0 = 0.97195 − 0.1·(0.4 + 0.01·0.949).
+  EXPECT_NEAR(expected[2].center[0], 0.97705, 1e-12);
+  EXPECT_NEAR(expected[2].sent[0], 0.931001, 1e-12);
+  check_elastic_hand("easgd", false, false, 2);
+}
+TEST(AsyncRulesHand, Eamsgd) {
+  for (int tau : {1, 2}) check_elastic_hand("eamsgd", true, false, tau);
+}
+TEST(AsyncRulesHand, DanaEasgd) {
+  for (int tau : {1, 2}) check_elastic_hand("dana-easgd", true, true, tau);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Equivalences with torch::optim::SGD at constant η (where the conventions agree): N = 1,
 // λ = 0, 50 steps of a least-squares problem, compared at the points where the gradients are
@@ -745,6 +913,91 @@ TEST(AsyncRulesEquivalence, DanaZeroLookAheadStaysThetaMinusMomentum) {
   EXPECT_LT((look_ahead - expected).norm().item<double>(), 1e-12 * expected.norm().item<double>());
 }
 
+// YellowFin with its tuner frozen after 3 updates is heavy-ball momentum (asgd-m) at the frozen μ
+// and rate, bit for bit, from the same state on; without the freeze it is not.
+TEST(AsyncRulesEquivalence, FrozenYellowFinIsHeavyBall) {
+  LeastSquares problem(12, 6, 17);
+  const int64_t n = 3;
+  for (bool closed_loop : {false, true}) {
+    for (bool frozen : {true, false}) {
+      SCOPED_TRACE(std::string(closed_loop ? "closed" : "open") + (frozen ? ", frozen" : ""));
+      AsyncOptions options;
+      options.weight_decay = 0.01;
+      options.values.set("yf.closed_loop", closed_loop);
+      options.values.set("yf.tune_steps", frozen ? 3 : 0);
+      Rules yf = make_rules("yellowfin", options, problem.theta0(), n);
+      std::mt19937 order(9);
+      simulate(yf, problem, 3, 0.5, order);
+      double mu = 0, rate = 0;
+      torch::Tensor theta, v;
+      for (auto& [name, tensor] : yf.server->state()) {
+        if (name == "yf_tuner") mu = tensor[10].item<double>(), rate = tensor[9].item<double>();
+        if (name == "theta") theta = tensor;
+        if (name == "v") v = tensor;
+      }
+      ASSERT_GT(rate, 0.0);
+      options.momentum = mu;
+      Rules heavy = make_rules("asgd-m", options, problem.theta0(), n);
+      for (auto& [name, tensor] : heavy.server->state()) tensor.copy_(name == "v" ? v : theta);
+      for (int64_t i = 0; i < n; ++i) heavy.sent[i].copy_(yf.sent[i]);
+      std::mt19937 order_copy = order;
+      auto tuned = simulate(yf, problem, 30, 0.5, order);
+      auto plain = simulate(heavy, problem, 30, 0.5 * rate, order_copy);
+      bool same = true;
+      for (size_t k = 0; k < tuned.size(); ++k) same = same && torch::equal(tuned[k], plain[k]);
+      EXPECT_EQ(same, frozen);
+    }
+  }
+}
+
+// The elastic rules reduce to their bases where the maths says so (float64): EAMSGD without
+// momentum is EASGD; DANA-EASGD with one worker is EAMSGD (bit for bit: the others' spread is an
+// exact zero); with β = 0 one worker's run is plain SGD (EASGD, as asgd) or Nesterov SGD
+// (EAMSGD, as nag-asgd).
+TEST(AsyncRulesEquivalence, ElasticRulesReduceToTheirBases) {
+  LeastSquares problem(12, 6, 23, torch::kDouble);
+  AsyncOptions options;
+  options.weight_decay = 0.01;
+  options.values.set("easgd.tau", 3);
+  options.values.set("easgd.beta", 0.9);
+  const Schedule lr([](int k) { return k < 40 ? 0.05 : 0.02; });
+  options.momentum = 0.0;
+  auto [no_momentum, easgd] = same_order_points("eamsgd", "easgd", options, problem, 4, 120, lr);
+  ASSERT_GT(relative_error(easgd.back(), problem.theta0()), 0.1);
+  expect_same_points(no_momentum, easgd, "eamsgd (momentum 0) vs easgd", 1e-12);
+
+  options.momentum = 0.9;
+  auto [dana, eamsgd] = same_order_points("dana-easgd", "eamsgd", options, problem, 1, 120, lr);
+  for (size_t k = 0; k < dana.size(); ++k) ASSERT_TRUE(torch::equal(dana[k], eamsgd[k])) << k;
+  // With more workers the look-ahead pulls elsewhere.
+  auto [dana4, eamsgd4] = same_order_points("dana-easgd", "eamsgd", options, problem, 4, 120, lr);
+  EXPECT_GT(relative_error(dana4.back(), eamsgd4.back()), 1e-6);
+
+  options.values.set("easgd.beta", 0.0);
+  for (auto [elastic, base] :
+       {std::pair<std::string, std::string>{"easgd", "asgd"}, {"eamsgd", "nag-asgd"}}) {
+    auto [a, b] = same_order_points(elastic, base, options, problem, 1, 120, lr);
+    expect_same_points(a, b, elastic + " (beta 0, one worker) vs " + base, 1e-12);
+  }
+}
+
+// The exchange is symmetric, so at α = 1 it swaps x^i and x̃: one worker with τ = 1 and β = 1 is
+// not SGD. Message 1 (at x_0) gives x^1 = x_0 − η·d_0; message 2 (at x^1) swaps, so the centre
+// becomes x^1 and the worker restarts from x_0: x^2 = x_0 − η·d_1.
+TEST(AsyncRulesEquivalence, EasgdAtAlphaOneSwapsWorkerAndCentre) {
+  AsyncOptions options;
+  options.values.set("easgd.tau", 1);
+  options.values.set("easgd.beta", 1.0);
+  Rules rules = make_rules("easgd", options, tensor_of(kTheta0), 1);
+  const Vec g0 = kEvents[0].g, g1 = kEvents[1].g;
+  deliver(rules, 0, tensor_of(g0), kLr);
+  const Vec x1 = kTheta0 - kLr * g0;
+  expect_close(rules.sent[0], x1, "after message 1");
+  deliver(rules, 0, tensor_of(g1), kLr);
+  expect_close(rules.server->center(), x1, "centre after message 2");
+  expect_close(rules.sent[0], kTheta0 - kLr * g1, "worker after message 2");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Memory and checkpoints.
 
@@ -778,6 +1031,14 @@ TEST(AsyncRulesState, ServerBytesAreWhatTheTableLists) {
       // The base rule, θ̂_1..θ̂_N, r, and the update count; θ before the step and d' (scratch).
       {"ga-asgd", false, f * p * (n + 5) + 8, 2 * f * p},
       {"dana-ga", false, f * p * (2 * n + 6) + 8, 3 * f * p},
+      // θ, v, E[d], 11 tuner scalars, a window of 20 h; the closed loop's two
+      // steps per worker and measured coordinate (here all 10, in float64), η_{s+1} and a
+      // pending flag per worker, and the measured message (scratch).
+      {"yellowfin", false, f * p * 3 + 8 * 11 + 8 * 20 + 16 * n * p + 16 * n + 8 * p, 8 * p},
+      // x̃, x^1..x^N, t^1..t^N, the push e (scratch); v^1..v^N; S and the others' spread (scratch).
+      {"easgd", false, f * p * (n + 2) + 8 * n, f * p},
+      {"eamsgd", false, f * p * (2 * n + 2) + 8 * n, f * p},
+      {"dana-easgd", false, f * p * (2 * n + 4) + 8 * n, 2 * f * p},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name + (c.adaptive ? " (adaptive)" : ""));
@@ -909,9 +1170,10 @@ TEST(AsyncRulesRegistry, NamesInListOrder) {
     EXPECT_FALSE(algorithm.description.empty()) << algorithm.name;
     EXPECT_EQ(&find_async_algorithm(algorithm.name), &algorithm);
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"asgd", "asgd-m", "nag-asgd", "multi-asgd",
-                                             "dana-zero", "dana-slim", "dc-asgd", "dana-dc",
-                                             "asgd-da", "ga-asgd", "dana-ga"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"asgd", "asgd-m", "nag-asgd", "multi-asgd", "dana-zero",
+                                      "dana-slim", "dc-asgd", "dana-dc", "asgd-da", "ga-asgd",
+                                      "dana-ga", "yellowfin", "easgd", "eamsgd", "dana-easgd"}));
 }
 
 TEST(AsyncRulesRegistry, UnknownNameSuggestsTheClosest) {

@@ -348,6 +348,19 @@ TEST(AsyncSim, BadSimulatorInputExitsTwo) {
                out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_FALSE(fs::exists(out));
+
+  // YellowFin tunes on norms of the whole vector: no shards, in either engine.
+  r = run_dsgd("run " + kSmall + "--set algo=yellowfin --set workers=4 --set servers=2 --out " +
+               out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("servers = 1"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+
+  r = run_dsgd("run " + kSmall + "--set algo=easgd --set workers=4 --set easgd.tau=0 --out " +
+               out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("'easgd.tau' = 0 must be >= 1"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
   fs::remove_all(trace);
 }
 
@@ -361,6 +374,13 @@ TEST(Resume, DanaZeroContinuesExactly) {
 }
 TEST(Resume, DanaSlimContinuesExactly) {
   expect_resume_matches(kSmall, "--set algo=dana-slim --set workers=3", 256);
+}
+// The tuner's scalars, window and closed-loop records; the elastic workers' variables.
+TEST(Resume, YellowFinContinuesExactly) {
+  expect_resume_matches(kSmall, "--set algo=yellowfin --set lr=1 --set workers=3", 256);
+}
+TEST(Resume, DanaEasgdContinuesExactly) {
+  expect_resume_matches(kSmall, "--set algo=dana-easgd --set workers=3 --set easgd.tau=3", 256);
 }
 
 // A worker process killed outright (SIGKILL) after its first checkpoint: resuming loses nothing.

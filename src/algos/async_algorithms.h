@@ -18,5 +18,9 @@ AsyncAlgorithm dana_dc_algorithm();
 AsyncAlgorithm delay_adaptive_asgd_algorithm();
 AsyncAlgorithm gap_aware_asgd_algorithm();
 AsyncAlgorithm dana_gap_aware_algorithm();
+AsyncAlgorithm yellowfin_algorithm();
+AsyncAlgorithm easgd_algorithm();
+AsyncAlgorithm eamsgd_algorithm();
+AsyncAlgorithm dana_easgd_algorithm();
 
 }  // namespace dsgd

@@ -4,6 +4,7 @@
 
 #include "algos/async_algorithms.h"
 #include "algos/async_rule.h"
+#include "core/errors.h"
 #include "core/names.h"
 
 namespace dsgd {
@@ -23,6 +24,10 @@ const std::vector<AsyncAlgorithm>& async_algorithms() {
       delay_adaptive_asgd_algorithm(),
       gap_aware_asgd_algorithm(),
       dana_gap_aware_algorithm(),
+      yellowfin_algorithm(),
+      easgd_algorithm(),
+      eamsgd_algorithm(),
+      dana_easgd_algorithm(),
   };
   // clang-format on
   return algorithms;
@@ -30,6 +35,15 @@ const std::vector<AsyncAlgorithm>& async_algorithms() {
 
 const AsyncAlgorithm& find_async_algorithm(const std::string& name) {
   return find_by_name(async_algorithms(), name, "algorithm");
+}
+
+void check_server_shards(const AsyncAlgorithm& algorithm, int64_t servers) {
+  if (servers > 1 && !algorithm.element_wise) {
+    throw ConfigError(
+        "algo = \"" + algorithm.name + "\" tunes on statistics of the whole " +
+            "parameter vector, so it cannot be split over servers = " + std::to_string(servers),
+        "set servers = 1 for " + algorithm.name);
+  }
 }
 
 }  // namespace dsgd

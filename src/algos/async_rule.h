@@ -110,11 +110,18 @@ struct AsyncAlgorithm {
   std::function<std::unique_ptr<AsyncWorkerRule>(const AsyncOptions&, int64_t worker,
                                                  const torch::Tensor& theta0)>
       make_worker;
+  // Whether the server rule works coordinate by coordinate, so that an engine may split θ into
+  // slices and run one rule per slice (servers > 1). A rule that reads global quantities (norms,
+  // medians: YellowFin) would tune each slice apart, and refuses servers > 1.
+  bool element_wise = true;
 };
 
 // All asynchronous algorithms, in the order `dsgd list` shows them.
 const std::vector<AsyncAlgorithm>& async_algorithms();
 // Throws ConfigError naming the closest algorithm for an unknown name.
 const AsyncAlgorithm& find_async_algorithm(const std::string& name);
+// Throws ConfigError when `servers` shards would split a rule that is not element-wise. Both
+// engines call it, so that a configuration one refuses the other refuses too.
+void check_server_shards(const AsyncAlgorithm& algorithm, int64_t servers);
 
 }  // namespace dsgd

@@ -69,6 +69,7 @@ AsyncSimulator::AsyncSimulator(Training& training)
   State& s = *state_;
   s.workers = config.workers;
   const AsyncAlgorithm& algorithm = find_async_algorithm(config.algo);
+  check_server_shards(algorithm, config.servers);
   AsyncOptions options = async_options(config);
   torch::Tensor theta0 = training_.model().params().detach().clone();
   s.server = std::make_unique<AsyncServer>(

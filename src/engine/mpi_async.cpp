@@ -32,6 +32,7 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
                          : fmt::format("worker {} (rank {})", rank - shards, rank);
   });
   const AsyncAlgorithm& algorithm = find_async_algorithm(c.algo);
+  check_server_shards(algorithm, shards_);
   AsyncOptions options = async_options(c);
   torch::Tensor theta0 = training_.model().params().detach().clone();
   if (shards_ > theta0.numel()) {
