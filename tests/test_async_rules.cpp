@@ -562,6 +562,7 @@ struct YellowFinHand {
 void check_yellowfin_hand(bool closed_loop) {
   SCOPED_TRACE(closed_loop ? "closed loop" : "open loop");
   AsyncOptions options = hand_options();
+  options.lr = kLr;
   options.values.set("yf.closed_loop", closed_loop);
   YellowFinHand yf;
   yf.closed_loop = closed_loop;
@@ -583,8 +584,8 @@ void check_yellowfin_hand(bool closed_loop) {
     if (k == 0) {
       EXPECT_NEAR(yf.rate, 0.18795124, 1e-8);
     }
-    // v ← μv + ℓα*·d;  θ ← θ − v
-    const double rate = e.lr * yf.rate;
+    // v ← μv + ηd, η = (ℓ / lr)·α* (yf.lr_factor 1, lr = kLr);  θ ← θ − v
+    const double rate = e.lr * (1.0 / kLr) * yf.rate;
     v = yf.mu * v + rate * d;
     theta = theta - v;
     if (closed_loop) {
@@ -942,7 +943,8 @@ TEST(AsyncRulesEquivalence, FrozenYellowFinIsHeavyBall) {
       for (int64_t i = 0; i < n; ++i) heavy.sent[i].copy_(yf.sent[i]);
       std::mt19937 order_copy = order;
       auto tuned = simulate(yf, problem, 30, 0.5, order);
-      auto plain = simulate(heavy, problem, 30, 0.5 * rate, order_copy);
+      // η = ℓ·(yf.lr_factor / lr)·α*
+      auto plain = simulate(heavy, problem, 30, 0.5 * (1.0 / options.lr) * rate, order_copy);
       bool same = true;
       for (size_t k = 0; k < tuned.size(); ++k) same = same && torch::equal(tuned[k], plain[k]);
       EXPECT_EQ(same, frozen);

@@ -377,7 +377,7 @@ TEST(Resume, DanaSlimContinuesExactly) {
 }
 // The tuner's scalars, window and closed-loop records; the elastic workers' variables.
 TEST(Resume, YellowFinContinuesExactly) {
-  expect_resume_matches(kSmall, "--set algo=yellowfin --set lr=1 --set workers=3", 256);
+  expect_resume_matches(kSmall, "--set algo=yellowfin --set workers=3", 256);
 }
 TEST(Resume, DanaEasgdContinuesExactly) {
   expect_resume_matches(kSmall, "--set algo=dana-easgd --set workers=3 --set easgd.tau=3", 256);

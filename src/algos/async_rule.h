@@ -35,7 +35,10 @@ namespace dsgd {
 struct AsyncOptions {
   double momentum = 0.9;      // γ
   double weight_decay = 0.0;  // λ, applied as d = g + λθ̂_i at the point g was computed at
-  OptionValues values;        // the algorithm's own keys, e.g. dc.lambda
+  // The run's base learning rate. Messages carry the scheduled rate η; a rule that tunes its own
+  // rate (YellowFin) reads η / lr as the schedule's shape.
+  double lr = 0.1;
+  OptionValues values;  // the algorithm's own keys, e.g. dc.lambda
 };
 
 // Named tensors a rule must checkpoint to resume bit for bit. The tensors alias the rule's own

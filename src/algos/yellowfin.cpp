@@ -14,10 +14,11 @@
 //        μ_t = max(x², ((√κ − 1)/(√κ + 1))²), κ = h_max/h_min;
 //   α_t = (1 − √μ_t)²/h_min;   μ* and α* are the running means of μ_t and α_t (Algorithm 1's
 //        smoothing; the authors' PyTorch code applies μ_t and α_t, their Caffe2 code the means).
-// The step is dsgd's heavy ball (async_rule.h): v ← μv + η·d, θ ← θ − v, with η = lr·α*: the
-// run's learning rate (and its schedule: a warm-up makes the paper's slow start) multiplies the
-// tuned rate, as the authors' lr_factor does, so lr = 1 is the paper's YellowFin. The config key
-// `momentum` is not read.
+// The step is dsgd's heavy ball (async_rule.h): v ← μv + η·d, θ ← θ − v, with
+// η = yf.lr_factor · (ℓ / lr) · α*, ℓ the message's scheduled rate: the value of `lr` is not read,
+// only its schedule's shape (ℓ / lr: a warm-up makes the paper's slow start, a decay decays the
+// tuned rate), and yf.lr_factor plays the authors' lr_factor (1: the paper's YellowFin). The
+// config key `momentum` is not read either.
 //
 // Closed loop (§5 of the paper; yf.closed_loop): asynchrony behaves like extra momentum, so the
 // total momentum μ_T of the server's iterates exceeds the algorithmic μ. The server measures it
@@ -43,6 +44,7 @@
 
 #include "algos/async_algorithms.h"
 #include "algos/async_util.h"
+#include "core/errors.h"
 
 namespace dsgd {
 namespace {
@@ -101,6 +103,15 @@ double sum_of_squares(const torch::Tensor& a) {
   return total;
 }
 
+// YellowFin reads the schedule as η / lr.
+const AsyncOptions& checked(const AsyncOptions& options) {
+  if (!(options.lr > 0.0)) {
+    throw ConfigError("yellowfin reads the schedule's shape as rate / lr, so lr must be > 0",
+                      "set lr > 0 (its value is not read; yf.lr_factor scales the tuned rate)");
+  }
+  return options;
+}
+
 double running(double average, double beta, double value) {
   return beta * average + (1.0 - beta) * value;
 }
@@ -108,11 +119,12 @@ double running(double average, double beta, double value) {
 class YellowFinServer : public ThetaServer {
  public:
   YellowFinServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
-      : ThetaServer(options, theta0, workers),
+      : ThetaServer(checked(options), theta0, workers),
         beta_(options_.values.number("yf.beta")),
         closed_loop_(options_.values.flag("yf.closed_loop")),
         gain_(options_.values.number("yf.gain")),
         tune_steps_(options_.values.integer("yf.tune_steps")),
+        scale_(options_.values.number("yf.lr_factor") / options.lr),
         stride_((theta_.numel() + kMeasuredCoordinates - 1) / kMeasuredCoordinates),
         measured_((theta_.numel() + stride_ - 1) / stride_),
         window_(torch::zeros({options_.values.integer("yf.window")}, torch::kDouble)) {
@@ -141,8 +153,8 @@ class YellowFinServer : public ThetaServer {
     double* s = tuner_.data_ptr<double>();
     const bool tuning = tune_steps_ == 0 || s[kUpdates] < static_cast<double>(tune_steps_);
     if (tuning) tune(message);
-    // v ← μv + ℓα*·d;  θ ← θ − v
-    const double rate = lr * s[kRate];
+    // v ← μv + ηd with η = (ℓ / lr)·factor·α*;  θ ← θ − v
+    const double rate = lr * scale_ * s[kRate];
     mu_.fill_(s[kMomentum]);
     v_.mul_(mu_).add_(message, rate);
     theta_.sub_(v_);
@@ -253,6 +265,7 @@ class YellowFinServer : public ThetaServer {
   bool closed_loop_;
   double gain_;
   int64_t tune_steps_;
+  double scale_;      // yf.lr_factor / lr
   int64_t stride_;    // every stride-th coordinate is measured
   int64_t measured_;  // how many
   torch::Tensor v_ = torch::zeros_like(theta_);
@@ -277,7 +290,7 @@ AsyncAlgorithm yellowfin_algorithm() {
   AsyncAlgorithm algorithm = gradient_algorithm<YellowFinServer>(
       "yellowfin",
       "YellowFin: momentum and rate tuned at the server from the gradients (Zhang et al. 2017); "
-      "closed loop against asynchrony's momentum; lr multiplies the tuned rate (1 = the paper)",
+      "closed loop against asynchrony's momentum; follows lr's schedule, not its value",
       {number_option("yf.beta", 0.999, "decay β of YellowFin's running averages", 0.0, 1.0),
        integer_option("yf.window", 20,
                       "how many recent squared gradient norms YellowFin's curvature range spans"),
@@ -286,6 +299,10 @@ AsyncAlgorithm yellowfin_algorithm() {
                       "(the paper's closed loop for asynchrony)"),
        number_option("yf.gain", 0.01, "gain γ of YellowFin's closed loop: μ += γ(μ* − μ̂_T)", 0.0,
                      1.0),
+       number_option("yf.lr_factor", 1.0,
+                     "multiplies YellowFin's tuned rate (the value of lr is not read, only the "
+                     "shape of its schedule)",
+                     0.0),
        integer_option("yf.tune_steps", 0,
                       "freeze YellowFin's μ and rate after this many updates (0: tune throughout)",
                       0)});

@@ -31,6 +31,7 @@ AsyncOptions async_options(const RunConfig& c) {
   AsyncOptions o;
   o.momentum = c.momentum;
   o.weight_decay = c.weight_decay;
+  o.lr = c.lr;
   o.values = c.algo_options;
   return o;
 }
