@@ -128,15 +128,7 @@ class YellowFinServer : public ThetaServer {
         stride_((theta_.numel() + kMeasuredCoordinates - 1) / kMeasuredCoordinates),
         measured_((theta_.numel() + stride_ - 1) / stride_),
         window_(torch::zeros({options_.values.integer("yf.window")}, torch::kDouble)) {
-    flat_v_ = v_.view(-1);
-    if (closed_loop_) {
-      sent_step_ = PerWorker(measured_block(), workers_);
-      next_step_ = PerWorker(measured_block(), workers_);
-      next_rate_ = torch::zeros({workers_}, torch::kDouble);
-      pending_ = torch::zeros({workers_}, torch::kDouble);
-      measured_message_ = measured_block();
-      ratios_.reserve(static_cast<size_t>(measured_));
-    }
+    if (closed_loop_) ratios_.reserve(static_cast<size_t>(measured_));
   }
 
   void parameters_for(int64_t worker, torch::Tensor& out) override {
@@ -162,13 +154,10 @@ class YellowFinServer : public ThetaServer {
   }
 
   int64_t state_bytes() const override {
-    int64_t bytes =
-        bytes_of(theta_) + bytes_of(v_) + bytes_of(average_) + bytes_of(tuner_) + bytes_of(window_);
-    if (closed_loop_) {
-      bytes += bytes_of(sent_step_.block) + bytes_of(next_step_.block) + bytes_of(next_rate_) +
-               bytes_of(pending_) + bytes_of(measured_message_);
-    }
-    return bytes;
+    // The closed loop's tensors are empty without it.
+    return bytes_of(theta_) + bytes_of(v_) + bytes_of(average_) + bytes_of(tuner_) +
+           bytes_of(window_) + bytes_of(sent_step_.block) + bytes_of(next_step_.block) +
+           bytes_of(next_rate_) + bytes_of(pending_) + bytes_of(measured_message_);
   }
   NamedTensors state() override {
     NamedTensors state = {{"theta", theta_},
@@ -186,7 +175,9 @@ class YellowFinServer : public ThetaServer {
   }
 
  private:
-  torch::Tensor measured_block() const { return torch::zeros({measured_}, torch::kDouble); }
+  // A zero vector of doubles; the number of workers the closed loop keeps records for.
+  torch::Tensor doubles(int64_t size) const { return torch::zeros({size}, torch::kDouble); }
+  int64_t loop_workers() const { return closed_loop_ ? workers_ : 0; }
   // The strided sample of coordinates the closed loop measures (a view: no copy).
   torch::Tensor measured(const torch::Tensor& flat) const {
     return flat.slice(0, 0, flat.numel(), stride_);
@@ -269,7 +260,7 @@ class YellowFinServer : public ThetaServer {
   int64_t stride_;    // every stride-th coordinate is measured
   int64_t measured_;  // how many
   torch::Tensor v_ = torch::zeros_like(theta_);
-  torch::Tensor flat_v_;
+  torch::Tensor flat_v_ = v_.view(-1);
   torch::Tensor average_ = torch::zeros_like(theta_);  // E[d]
   torch::Tensor tuner_ = torch::zeros({kScalars}, torch::kDouble);
   torch::Tensor window_;  // the last yf.window values of h, a ring
@@ -278,9 +269,11 @@ class YellowFinServer : public ThetaServer {
   torch::Tensor mu_ = torch::zeros({}, theta_.options());
   // The closed loop's measured coordinates, per worker: v_s at the send of x_s, and v_{s+1} with
   // its rate η_{s+1}; pending: the worker still waits for the step after its x_s.
-  PerWorker sent_step_{measured_block(), 0};
-  PerWorker next_step_{measured_block(), 0};
-  torch::Tensor next_rate_, pending_, measured_message_;
+  PerWorker sent_step_{doubles(measured_), loop_workers()};
+  PerWorker next_step_{doubles(measured_), loop_workers()};
+  torch::Tensor next_rate_ = doubles(loop_workers());
+  torch::Tensor pending_ = doubles(loop_workers());
+  torch::Tensor measured_message_ = doubles(closed_loop_ ? measured_ : 0);  // scratch
   std::vector<double> ratios_;  // scratch, reserved once
 };
 
