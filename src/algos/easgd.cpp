@@ -106,7 +106,7 @@ class ElasticServer : public ThetaServer {
     at::sub_out(push_, x, theta_).mul_(alpha_scalar_);
     x.sub_(push_);
     if (kLookAhead) {
-      // Σ_{j≠i}(x^j − x̃) = S − x − (N − 1)x̃ (S without x^i: x^i left it in apply);
+      // S holds Σ_{j≠i} x^j here (apply took x^i out), so Σ_{j≠i}(x^j − x̃) = S − (N − 1)x̃;
       // x^i ← x^i − α(x − x̃_i) = x − e + α²Σ_{j≠i}(x^j − x̃)
       at::sub_out(others_, sum_, theta_, static_cast<double>(workers_ - 1));
       x.add_(others_, alpha_ * alpha_);
@@ -157,7 +157,7 @@ AsyncAlgorithm dana_easgd_algorithm() {
   return gradient_algorithm<ElasticServer<Elastic::kDanaEasgd>>(
       "dana-easgd",
       "DANA-EASGD: EAMSGD whose exchanges pull toward the centre as the other workers' pushes "
-      "will move it",
+      "will move it (dsgd's combination, docs/design.md)",
       elastic_options());
 }
 

@@ -30,7 +30,8 @@ AsyncAlgorithm gap_aware_asgd_algorithm() {
 
 AsyncAlgorithm dana_gap_aware_algorithm() {
   return gradient_algorithm<GapAware<DanaZeroServer>>(
-      "dana-ga", "DANA-GA: DANA-Zero with Gap-Aware's penalty on stale messages",
+      "dana-ga",
+      "DANA-GA: DANA-Zero with Gap-Aware's penalty on stale messages (Barkai et al. 2020)",
       gap_aware_options());
 }
 
