@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -622,6 +623,12 @@ void check_yellowfin_hand(bool closed_loop) {
       EXPECT_NEAR(s[8], yf.target, 1e-5 * yf.target) << "mu* " << after;
       EXPECT_NEAR(s[9], yf.rate, 1e-5 * yf.rate) << "alpha* " << after;
       EXPECT_NEAR(s[10], yf.mu, 1e-5 * std::abs(yf.mu)) << "mu applied " << after;
+      // What metrics.csv logs at an evaluation.
+      std::map<std::string, double> columns;
+      rules.server->report(columns);
+      EXPECT_EQ(columns.at("yf_mu"), s[10]);
+      EXPECT_EQ(columns.at("yf_mu_target"), s[8]);
+      EXPECT_EQ(columns.at("yf_rate"), s[9]);
     }
   }
   if (closed_loop) {

@@ -21,6 +21,7 @@
 #include <torch/torch.h>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -57,6 +58,9 @@ class AsyncServerRule {
   // Bytes of server state (θ included): what the rule costs the server in memory.
   virtual int64_t state_bytes() const = 0;
   virtual NamedTensors state() = 0;
+  // Scalars of the rule's own that each evaluation row of metrics.csv carries (YellowFin's tuned
+  // momentum and rate). On MPI, server shard 0's rule reports.
+  virtual void report(std::map<std::string, double>& /*columns*/) const {}
 };
 
 class AsyncWorkerRule {

@@ -40,6 +40,8 @@
 // split over servers > 1 (check_server_shards).
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "algos/async_algorithms.h"
@@ -158,6 +160,13 @@ class YellowFinServer : public ThetaServer {
     return bytes_of(theta_) + bytes_of(v_) + bytes_of(average_) + bytes_of(tuner_) +
            bytes_of(window_) + bytes_of(sent_step_.block) + bytes_of(next_step_.block) +
            bytes_of(next_rate_) + bytes_of(pending_) + bytes_of(measured_message_);
+  }
+  // μ applied, the tuner's μ*, and the tuned rate yf.lr_factor·α* before the schedule's shape.
+  void report(std::map<std::string, double>& columns) const override {
+    const double* s = tuner_.data_ptr<double>();
+    columns["yf_mu"] = s[kMomentum];
+    columns["yf_mu_target"] = s[kTarget];
+    columns["yf_rate"] = s[kRate] * options_.values.number("yf.lr_factor");
   }
   NamedTensors state() override {
     NamedTensors state = {{"theta", theta_},

@@ -213,7 +213,9 @@ void AsyncSimulator::run() {
   auto telemetry = [&]() {
     // Kept current at every evaluation so that a diverged run's summary has it too.
     training_.report().staleness_histogram = server.telemetry().histogram();
-    return server.telemetry().end_period();
+    std::map<std::string, double> row = server.telemetry().end_period();
+    server.rule().report(row);
+    return row;
   };
 
   // Pushes queue for the link in the order workers finish computing (events pop in that order),

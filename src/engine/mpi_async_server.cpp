@@ -208,6 +208,7 @@ void MpiAsyncEngine::run_server() {
       }
       row["gap_rms"] = std::sqrt(square / static_cast<double>(s.params));
     }
+    server.rule().report(row);
     return row;
   };
 
