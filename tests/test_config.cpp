@@ -162,6 +162,7 @@ TEST(Config, AlgorithmsOwnTheirKeys) {
       {{"algo=yellowfin", "yf.beta=1"}, {"yf.beta", "[0, 1)"}},
       {{"algo=yellowfin", "yf.gain=-0.1"}, {"yf.gain", "[0, 1)"}},
       {{"algo=yellowfin", "yf.tune_steps=-1"}, {"yf.tune_steps", ">= 0"}},
+      {{"algo=yellowfin", "yf.lr_factor=0"}, {"yf.lr_factor", "> 0"}},
       {{"algo=easgd", "easgd.tau=0"}, {"easgd.tau", ">= 1"}},
       {{"algo=dana-easgd", "easgd.beta=1.5"}, {"easgd.beta", "[0, 1]"}},
       {{"algo=kavg", "kavg.period=2.5"}, {"kavg.period", "integer"}},

@@ -289,6 +289,12 @@ class YellowFinServer : public ThetaServer {
 }  // namespace
 
 AsyncAlgorithm yellowfin_algorithm() {
+  OptionSpec lr_factor = number_option(
+      "yf.lr_factor", 1.0,
+      "multiplies YellowFin's tuned rate (the value of lr is not read, only the shape of its "
+      "schedule)",
+      0.0);
+  lr_factor.low_open = true;
   AsyncAlgorithm algorithm = gradient_algorithm<YellowFinServer>(
       "yellowfin",
       "YellowFin: momentum and rate tuned at the server from the gradients (Zhang et al. 2017); "
@@ -301,10 +307,7 @@ AsyncAlgorithm yellowfin_algorithm() {
                       "(the paper's closed loop for asynchrony)"),
        number_option("yf.gain", 0.01, "gain γ of YellowFin's closed loop: μ += γ(μ* − μ̂_T)", 0.0,
                      1.0),
-       number_option("yf.lr_factor", 1.0,
-                     "multiplies YellowFin's tuned rate (the value of lr is not read, only the "
-                     "shape of its schedule)",
-                     0.0),
+       lr_factor,
        integer_option("yf.tune_steps", 0,
                       "freeze YellowFin's μ and rate after this many updates (0: tune throughout)",
                       0)});
