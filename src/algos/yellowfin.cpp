@@ -15,10 +15,12 @@
 //   α_t = (1 − √μ_t)²/h_min;   μ* and α* are the running means of μ_t and α_t (Algorithm 1's
 //        smoothing; the authors' PyTorch code applies μ_t and α_t, their Caffe2 code the means).
 // The step is dsgd's heavy ball (async_rule.h): v ← μv + η·d, θ ← θ − v, with
-// η = yf.lr_factor · (ℓ / lr) · α*, ℓ the message's scheduled rate: the value of `lr` is not read,
-// only its schedule's shape (ℓ / lr: a warm-up makes the paper's slow start, a decay decays the
-// tuned rate), and yf.lr_factor plays the authors' lr_factor (1: the paper's YellowFin). The
-// config key `momentum` is not read either.
+// η = yf.lr_factor · (ℓ / lr) · α* · min(1, t / (10·yf.window)), ℓ the message's scheduled rate:
+// the value of `lr` is not read, only its schedule's shape (ℓ / lr: a warm-up, a decay), and
+// yf.lr_factor plays the authors' lr_factor (1: the paper's YellowFin). The last factor is the
+// slow start of the authors' PyTorch tuner (yf.slow_start): with debiased averages the first α*
+// is 1/‖d‖², a step of length 1/‖d‖, which a network with small initial gradients (lenet5 without
+// BatchNorm) does not survive. The config key `momentum` is not read either.
 //
 // Closed loop (§5 of the paper; yf.closed_loop): asynchrony behaves like extra momentum, so the
 // total momentum μ_T of the server's iterates exceeds the algorithmic μ. The server measures it
@@ -34,7 +36,7 @@
 // μ starts at the first μ*.
 //
 // yf.tune_steps > 0 freezes μ and α after that many updates; from then on the rule is heavy-ball
-// momentum at the frozen values, exactly (a test checks it against asgd-m).
+// momentum at the frozen values (a test checks the recurrence).
 //
 // The tuner reads norms of the whole vector, so the rule is not element-wise: it refuses to be
 // split over servers > 1 (check_server_shards).
@@ -70,7 +72,7 @@ enum Scalar : int64_t {
   kMuAvg,        // running mean of μ_t
   kRateAvg,      // running mean of α_t
   kTarget,       // μ*, the tuner's momentum (debiased)
-  kRate,         // α*, the tuner's rate (debiased)
+  kRate,         // α*, the tuner's rate (debiased), times the slow start's ramp
   kMomentum,     // μ applied: μ*, or the closed loop's algorithmic momentum
   kScalars
 };
@@ -126,6 +128,7 @@ class YellowFinServer : public ThetaServer {
         closed_loop_(options_.values.flag("yf.closed_loop")),
         gain_(options_.values.number("yf.gain")),
         tune_steps_(options_.values.integer("yf.tune_steps")),
+        slow_start_(options_.values.flag("yf.slow_start")),
         scale_(options_.values.number("yf.lr_factor") / options.lr),
         stride_((theta_.numel() + kMeasuredCoordinates - 1) / kMeasuredCoordinates),
         measured_((theta_.numel() + stride_ - 1) / stride_),
@@ -228,7 +231,9 @@ class YellowFinServer : public ThetaServer {
     s[kMuAvg] = running(s[kMuAvg], beta, mu_t);
     s[kRateAvg] = running(s[kRateAvg], beta, rate_t);
     s[kTarget] = s[kMuAvg] / debias;
-    s[kRate] = s[kRateAvg] / debias;
+    // The slow start of the authors' tuner: the rate ramps up over the first 10 windows.
+    const double ramp = slow_start_ ? std::min(1.0, t / (10.0 * static_cast<double>(width))) : 1.0;
+    s[kRate] = s[kRateAvg] / debias * ramp;
     if (!closed_loop_ || t == 1.0) s[kMomentum] = s[kTarget];
   }
 
@@ -265,6 +270,7 @@ class YellowFinServer : public ThetaServer {
   bool closed_loop_;
   double gain_;
   int64_t tune_steps_;
+  bool slow_start_;
   double scale_;      // yf.lr_factor / lr
   int64_t stride_;    // every stride-th coordinate is measured
   int64_t measured_;  // how many
@@ -308,6 +314,9 @@ AsyncAlgorithm yellowfin_algorithm() {
        number_option("yf.gain", 0.01, "gain γ of YellowFin's closed loop: μ += γ(μ* − μ̂_T)", 0.0,
                      1.0),
        lr_factor,
+       boolean_option("yf.slow_start", true,
+                      "ramp YellowFin's rate up over its first 10·yf.window updates, as the "
+                      "authors' tuner does"),
        integer_option("yf.tune_steps", 0,
                       "freeze YellowFin's μ and rate after this many updates (0: tune throughout)",
                       0)});
