@@ -20,77 +20,107 @@ plot "model=lenet5_workers=32.dat" index 0 using 1:2 with lines lw 1.5 dt 1 lc r
      "model=lenet5_workers=32.dat" index 5 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
      "model=lenet5_workers=32.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
      "model=lenet5_workers=32.dat" index 6 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
-     "model=lenet5_workers=32.dat" index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+     "model=lenet5_workers=32.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 8 using 1:2 with lines lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 9 using 1:2 with lines lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd", \
+     "model=lenet5_workers=32.dat" index 10 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
 set format y "% h"
 set key bottom right
-plot "model=lenet5_workers=32.dat" index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
-     "model=lenet5_workers=32.dat" index 9 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
-     "model=lenet5_workers=32.dat" index 10 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
-     "model=lenet5_workers=32.dat" index 11 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
-     "model=lenet5_workers=32.dat" index 12 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
-     "model=lenet5_workers=32.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
-     "model=lenet5_workers=32.dat" index 13 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
-     "model=lenet5_workers=32.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
-     "model=lenet5_workers=32.dat" index 14 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
-     "model=lenet5_workers=32.dat" index 15 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+plot "model=lenet5_workers=32.dat" index 11 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
+     "model=lenet5_workers=32.dat" index 12 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
+     "model=lenet5_workers=32.dat" index 13 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
+     "model=lenet5_workers=32.dat" index 14 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
+     "model=lenet5_workers=32.dat" index 15 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
+     "model=lenet5_workers=32.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
+     "model=lenet5_workers=32.dat" index 16 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
+     "model=lenet5_workers=32.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
+     "model=lenet5_workers=32.dat" index 17 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
+     "model=lenet5_workers=32.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 18 using 1:2 with lines lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 19 using 1:2 with lines lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 20 using 1:2 with lines lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd", \
+     "model=lenet5_workers=32.dat" index 21 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
 set format y "%g"
 set key top right
-plot "model=lenet5_workers=32.dat" index 16 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
-     "model=lenet5_workers=32.dat" index 17 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
-     "model=lenet5_workers=32.dat" index 18 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
-     "model=lenet5_workers=32.dat" index 19 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
-     "model=lenet5_workers=32.dat" index 20 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
-     "model=lenet5_workers=32.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
-     "model=lenet5_workers=32.dat" index 21 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
-     "model=lenet5_workers=32.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
-     "model=lenet5_workers=32.dat" index 22 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
-     "model=lenet5_workers=32.dat" index 23 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+plot "model=lenet5_workers=32.dat" index 22 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
+     "model=lenet5_workers=32.dat" index 23 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
+     "model=lenet5_workers=32.dat" index 24 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
+     "model=lenet5_workers=32.dat" index 25 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
+     "model=lenet5_workers=32.dat" index 26 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
+     "model=lenet5_workers=32.dat" index 27 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
+     "model=lenet5_workers=32.dat" index 27 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
+     "model=lenet5_workers=32.dat" index 28 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
+     "model=lenet5_workers=32.dat" index 28 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
+     "model=lenet5_workers=32.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 29 using 1:2 with lines lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 30 using 1:2 with lines lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 31 using 1:2 with lines lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd", \
+     "model=lenet5_workers=32.dat" index 32 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
 set format y "%g"
 set key top right
-plot "model=lenet5_workers=32.dat" index 24 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
-     "model=lenet5_workers=32.dat" index 25 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
-     "model=lenet5_workers=32.dat" index 26 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
-     "model=lenet5_workers=32.dat" index 27 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
-     "model=lenet5_workers=32.dat" index 28 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
-     "model=lenet5_workers=32.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
-     "model=lenet5_workers=32.dat" index 29 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
-     "model=lenet5_workers=32.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
-     "model=lenet5_workers=32.dat" index 30 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
-     "model=lenet5_workers=32.dat" index 31 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+plot "model=lenet5_workers=32.dat" index 33 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
+     "model=lenet5_workers=32.dat" index 34 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
+     "model=lenet5_workers=32.dat" index 35 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
+     "model=lenet5_workers=32.dat" index 36 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
+     "model=lenet5_workers=32.dat" index 37 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
+     "model=lenet5_workers=32.dat" index 38 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
+     "model=lenet5_workers=32.dat" index 38 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
+     "model=lenet5_workers=32.dat" index 39 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
+     "model=lenet5_workers=32.dat" index 39 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
+     "model=lenet5_workers=32.dat" index 40 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 40 using 1:2 with lines lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 41 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 41 using 1:2 with lines lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 42 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 42 using 1:2 with lines lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd", \
+     "model=lenet5_workers=32.dat" index 43 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
 set logscale y
 set format y "%g"
 set key top right
-plot "model=lenet5_workers=32.dat" index 32 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
-     "model=lenet5_workers=32.dat" index 33 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
-     "model=lenet5_workers=32.dat" index 34 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
-     "model=lenet5_workers=32.dat" index 35 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
-     "model=lenet5_workers=32.dat" index 36 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
-     "model=lenet5_workers=32.dat" index 37 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
-     "model=lenet5_workers=32.dat" index 37 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
-     "model=lenet5_workers=32.dat" index 38 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
-     "model=lenet5_workers=32.dat" index 38 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga"
+plot "model=lenet5_workers=32.dat" index 44 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
+     "model=lenet5_workers=32.dat" index 45 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
+     "model=lenet5_workers=32.dat" index 46 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
+     "model=lenet5_workers=32.dat" index 47 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
+     "model=lenet5_workers=32.dat" index 48 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
+     "model=lenet5_workers=32.dat" index 49 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
+     "model=lenet5_workers=32.dat" index 49 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
+     "model=lenet5_workers=32.dat" index 50 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
+     "model=lenet5_workers=32.dat" index 50 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
+     "model=lenet5_workers=32.dat" index 51 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 51 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 52 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 52 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 53 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 53 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd"
 set title "learner spread at each evaluation"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
 set format y "%g"
 set key top right
-plot "model=lenet5_workers=32.dat" index 39 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+plot "model=lenet5_workers=32.dat" index 54 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 unset multiplot
 set output
 set terminal svg dynamic size 1120,1180 font "sans,10"
@@ -111,76 +141,106 @@ plot "model=lenet5_workers=32.dat" index 0 using 1:2 with lines lw 1.5 dt 1 lc r
      "model=lenet5_workers=32.dat" index 5 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
      "model=lenet5_workers=32.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
      "model=lenet5_workers=32.dat" index 6 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
-     "model=lenet5_workers=32.dat" index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+     "model=lenet5_workers=32.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 8 using 1:2 with lines lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 9 using 1:2 with lines lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd", \
+     "model=lenet5_workers=32.dat" index 10 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
 set format y "% h"
 set key bottom right
-plot "model=lenet5_workers=32.dat" index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
-     "model=lenet5_workers=32.dat" index 9 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
-     "model=lenet5_workers=32.dat" index 10 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
-     "model=lenet5_workers=32.dat" index 11 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
-     "model=lenet5_workers=32.dat" index 12 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
-     "model=lenet5_workers=32.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
-     "model=lenet5_workers=32.dat" index 13 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
-     "model=lenet5_workers=32.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
-     "model=lenet5_workers=32.dat" index 14 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
-     "model=lenet5_workers=32.dat" index 15 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+plot "model=lenet5_workers=32.dat" index 11 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
+     "model=lenet5_workers=32.dat" index 12 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
+     "model=lenet5_workers=32.dat" index 13 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
+     "model=lenet5_workers=32.dat" index 14 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
+     "model=lenet5_workers=32.dat" index 15 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
+     "model=lenet5_workers=32.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
+     "model=lenet5_workers=32.dat" index 16 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
+     "model=lenet5_workers=32.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
+     "model=lenet5_workers=32.dat" index 17 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
+     "model=lenet5_workers=32.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 18 using 1:2 with lines lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 19 using 1:2 with lines lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 20 using 1:2 with lines lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd", \
+     "model=lenet5_workers=32.dat" index 21 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
 set format y "%g"
 set key top right
-plot "model=lenet5_workers=32.dat" index 16 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
-     "model=lenet5_workers=32.dat" index 17 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
-     "model=lenet5_workers=32.dat" index 18 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
-     "model=lenet5_workers=32.dat" index 19 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
-     "model=lenet5_workers=32.dat" index 20 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
-     "model=lenet5_workers=32.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
-     "model=lenet5_workers=32.dat" index 21 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
-     "model=lenet5_workers=32.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
-     "model=lenet5_workers=32.dat" index 22 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
-     "model=lenet5_workers=32.dat" index 23 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+plot "model=lenet5_workers=32.dat" index 22 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
+     "model=lenet5_workers=32.dat" index 23 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
+     "model=lenet5_workers=32.dat" index 24 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
+     "model=lenet5_workers=32.dat" index 25 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
+     "model=lenet5_workers=32.dat" index 26 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
+     "model=lenet5_workers=32.dat" index 27 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
+     "model=lenet5_workers=32.dat" index 27 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
+     "model=lenet5_workers=32.dat" index 28 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
+     "model=lenet5_workers=32.dat" index 28 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
+     "model=lenet5_workers=32.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 29 using 1:2 with lines lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 30 using 1:2 with lines lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 31 using 1:2 with lines lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd", \
+     "model=lenet5_workers=32.dat" index 32 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
 set format y "%g"
 set key top right
-plot "model=lenet5_workers=32.dat" index 24 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
-     "model=lenet5_workers=32.dat" index 25 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
-     "model=lenet5_workers=32.dat" index 26 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
-     "model=lenet5_workers=32.dat" index 27 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
-     "model=lenet5_workers=32.dat" index 28 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
-     "model=lenet5_workers=32.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
-     "model=lenet5_workers=32.dat" index 29 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
-     "model=lenet5_workers=32.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
-     "model=lenet5_workers=32.dat" index 30 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
-     "model=lenet5_workers=32.dat" index 31 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+plot "model=lenet5_workers=32.dat" index 33 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
+     "model=lenet5_workers=32.dat" index 34 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
+     "model=lenet5_workers=32.dat" index 35 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
+     "model=lenet5_workers=32.dat" index 36 using 1:2 with lines lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
+     "model=lenet5_workers=32.dat" index 37 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
+     "model=lenet5_workers=32.dat" index 38 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
+     "model=lenet5_workers=32.dat" index 38 using 1:2 with lines lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
+     "model=lenet5_workers=32.dat" index 39 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
+     "model=lenet5_workers=32.dat" index 39 using 1:2 with lines lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
+     "model=lenet5_workers=32.dat" index 40 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 40 using 1:2 with lines lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 41 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 41 using 1:2 with lines lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 42 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 42 using 1:2 with lines lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd", \
+     "model=lenet5_workers=32.dat" index 43 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
 set logscale y
 set format y "%g"
 set key top right
-plot "model=lenet5_workers=32.dat" index 32 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
-     "model=lenet5_workers=32.dat" index 33 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
-     "model=lenet5_workers=32.dat" index 34 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
-     "model=lenet5_workers=32.dat" index 35 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
-     "model=lenet5_workers=32.dat" index 36 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
-     "model=lenet5_workers=32.dat" index 37 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
-     "model=lenet5_workers=32.dat" index 37 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
-     "model=lenet5_workers=32.dat" index 38 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
-     "model=lenet5_workers=32.dat" index 38 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga"
+plot "model=lenet5_workers=32.dat" index 44 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#1f78b4" title "asgd", \
+     "model=lenet5_workers=32.dat" index 45 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#33a02c" title "nag-asgd", \
+     "model=lenet5_workers=32.dat" index 46 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#ff7f00" title "multi-asgd", \
+     "model=lenet5_workers=32.dat" index 47 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#6a3d9a" title "dana-zero", \
+     "model=lenet5_workers=32.dat" index 48 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#b15928" title "dana-slim", \
+     "model=lenet5_workers=32.dat" index 49 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#b2df8a" notitle, \
+     "model=lenet5_workers=32.dat" index 49 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#b2df8a" title "ga-asgd", \
+     "model=lenet5_workers=32.dat" index 50 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#fdbf6f" notitle, \
+     "model=lenet5_workers=32.dat" index 50 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#fdbf6f" title "dana-ga", \
+     "model=lenet5_workers=32.dat" index 51 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "model=lenet5_workers=32.dat" index 51 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 1 lc rgb "#000000" title "easgd", \
+     "model=lenet5_workers=32.dat" index 52 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
+     "model=lenet5_workers=32.dat" index 52 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 2 lc rgb "#1f78b4" title "eamsgd", \
+     "model=lenet5_workers=32.dat" index 53 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
+     "model=lenet5_workers=32.dat" index 53 using 1:2 with linespoints pt 7 ps 0.5 lw 1.5 dt 2 lc rgb "#e31a1c" title "dana-easgd"
 set title "learner spread at each evaluation"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
 set format y "%g"
 set key top right
-plot "model=lenet5_workers=32.dat" index 39 using 1:2 with lines lw 1.5 dt 1 lc rgb "#cab2d6" title "ssgd"
+plot "model=lenet5_workers=32.dat" index 54 using 1:2 with lines lw 1.5 dt 2 lc rgb "#33a02c" title "ssgd"
 unset multiplot
 set output
