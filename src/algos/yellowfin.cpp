@@ -40,6 +40,8 @@
 //
 // The tuner reads norms of the whole vector, so the rule is not element-wise: it refuses to be
 // split over servers > 1 (check_server_shards).
+#include <ATen/Parallel.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -86,24 +88,35 @@ double single_step_root(double distance, double curv_min, double variance) {
   return w - p / (3.0 * w) + 1.0;
 }
 
-// Σ_k a_k² in double. A tensor reduction (at::dot_out included) allocates on every call, and a
-// server update must not; off the CPU, where that does not apply, it is one.
-double sum_of_squares(const torch::Tensor& a) {
-  if (!a.device().is_cpu() || !a.is_contiguous())
-    return at::dot(a.view(-1), a.view(-1)).item<double>();
-  double total = 0.0;
+// Σ_k a_k² in double, over fixed chunks of 2^16 elements summed in parallel and then in order: the
+// result does not depend on the number of threads, so the simulator and an MPI server agree to the
+// bit. A tensor reduction (at::dot_out included) allocates on every call, and a server update must
+// not; off the CPU, where that does not apply, it is one. `partials`: scratch, one per chunk.
+double sum_of_squares(const torch::Tensor& a, std::vector<double>& partials) {
+  if (!a.device().is_cpu() || !a.is_contiguous()) {
+    return at::dot(a.reshape(-1), a.reshape(-1)).item<double>();
+  }
+  constexpr int64_t kChunk = int64_t{1} << 16;
+  const int64_t n = a.numel();
+  partials.assign(static_cast<size_t>((n + kChunk - 1) / kChunk), 0.0);
   AT_DISPATCH_FLOATING_TYPES(a.scalar_type(), "sum_of_squares", [&] {
     const scalar_t* x = a.data_ptr<scalar_t>();
-    const int64_t n = a.numel();
-    // Four running sums, so that the additions do not wait on one another.
-    double s[4] = {0.0, 0.0, 0.0, 0.0};
-    int64_t k = 0;
-    for (; k + 4 <= n; k += 4) {
-      for (int j = 0; j < 4; ++j) s[j] += static_cast<double>(x[k + j]) * x[k + j];
-    }
-    for (; k < n; ++k) s[0] += static_cast<double>(x[k]) * x[k];
-    total = (s[0] + s[1]) + (s[2] + s[3]);
+    at::parallel_for(0, static_cast<int64_t>(partials.size()), 1, [&](int64_t first, int64_t last) {
+      for (int64_t c = first; c < last; ++c) {
+        const int64_t end = std::min(n, (c + 1) * kChunk);
+        // Four running sums, so that the additions do not wait on one another.
+        double s[4] = {0.0, 0.0, 0.0, 0.0};
+        int64_t k = c * kChunk;
+        for (; k + 4 <= end; k += 4) {
+          for (int j = 0; j < 4; ++j) s[j] += static_cast<double>(x[k + j]) * x[k + j];
+        }
+        for (; k < end; ++k) s[0] += static_cast<double>(x[k]) * x[k];
+        partials[static_cast<size_t>(c)] = (s[0] + s[1]) + (s[2] + s[3]);
+      }
+    });
   });
+  double total = 0.0;
+  for (double partial : partials) total += partial;
   return total;
 }
 
@@ -201,7 +214,7 @@ class YellowFinServer : public ThetaServer {
     const double beta = beta_;
     const double debias = 1.0 - std::pow(beta, t);
     // h = ‖d‖², into the window of the last yf.window values
-    const double h = sum_of_squares(message);
+    const double h = sum_of_squares(message, partials_);
     double* window = window_.data_ptr<double>();
     const int64_t width = window_.numel();
     window[static_cast<int64_t>(t - 1) % width] = h;
@@ -213,8 +226,8 @@ class YellowFinServer : public ThetaServer {
     // E[d] ← βE[d] + (1 − β)d;  C = E[h]/b − ‖E[d]‖²/b²
     average_.mul_(beta_scalar_).add_(message, 1.0 - beta);
     s[kNormSqAvg] = running(s[kNormSqAvg], beta, h);
-    const double variance =
-        std::max(s[kNormSqAvg] / debias - sum_of_squares(average_) / (debias * debias), kFloor);
+    const double variance = std::max(
+        s[kNormSqAvg] / debias - sum_of_squares(average_, partials_) / (debias * debias), kFloor);
     // D: the running mean of E[‖d‖]/E[h] (their biases cancel), debiased
     s[kNormAvg] = running(s[kNormAvg], beta, std::sqrt(h));
     s[kDistanceAvg] =
@@ -279,7 +292,7 @@ class YellowFinServer : public ThetaServer {
   torch::Tensor average_ = torch::zeros_like(theta_);  // E[d]
   torch::Tensor tuner_ = torch::zeros({kScalars}, torch::kDouble);
   torch::Tensor window_;  // the last yf.window values of h, a ring
-  // β and μ as 0-dim tensors (a double operand would allocate one per update).
+  // β and μ as 0-dim tensors (a double operand of mul_ would allocate one per update).
   torch::Tensor beta_scalar_ = torch::full({}, beta_, theta_.options());
   torch::Tensor mu_ = torch::zeros({}, theta_.options());
   // The closed loop's measured coordinates, per worker: v_s at the send of x_s, and v_{s+1} with
@@ -289,7 +302,8 @@ class YellowFinServer : public ThetaServer {
   torch::Tensor next_rate_ = doubles(loop_workers());
   torch::Tensor pending_ = doubles(loop_workers());
   torch::Tensor measured_message_ = doubles(closed_loop_ ? measured_ : 0);  // scratch
-  std::vector<double> ratios_;  // scratch, reserved once
+  std::vector<double> ratios_;    // scratch, reserved once
+  std::vector<double> partials_;  // scratch of sum_of_squares
 };
 
 }  // namespace
