@@ -948,10 +948,11 @@ TEST(AsyncRulesEquivalence, FrozenYellowFinIsHeavyBall) {
       Rules yf = make_rules("yellowfin", options, problem.theta0(), n);
       std::mt19937 order(9);
       simulate(yf, problem, tuned_updates, lr, order);
-      double mu = 0, rate = 0;
+      std::map<std::string, double> tuned;
+      yf.server->report(tuned);
+      const double mu = tuned.at("yf_mu"), rate = tuned.at("yf_rate");
       torch::Tensor theta, v;
       for (auto& [name, tensor] : yf.server->state()) {
-        if (name == "yf_tuner") mu = tensor[10].item<double>(), rate = tensor[9].item<double>();
         if (name == "theta") theta = tensor.clone();
         if (name == "v") v = tensor.clone();
       }

@@ -72,26 +72,25 @@ class ElasticServer : public ThetaServer {
     check_call(worker, message);
     torch::Tensor& x = local_[worker];
     int64_t& steps = steps_.data_ptr<int64_t>()[worker];
-    if (kLookAhead) sum_.sub_(x);
     if (steps % period_ == 0) exchange(x);
     if (kMomentum) {
-      // v^i ← δv^i + ηd;  x^i ← x^i − v^i
+      // v^i ← δv^i + ηd;  x^i ← x^i − v^i  (and S with it)
       torch::Tensor& v = velocity_[worker];
       accumulate(v, message, lr);
       x.sub_(v);
+      if (kLookAhead) sum_.sub_(v);
     } else {
       // x^i ← x^i − ηd
       x.add_(message, -lr);
     }
-    if (kLookAhead) sum_.add_(x);
     ++steps;
   }
 
   int64_t state_bytes() const override {
     return bytes_of(theta_) + bytes_of(local_.block) + bytes_of(velocity_.block) +
-           bytes_of(steps_) + bytes_of(sum_) + bytes_of(push_) + bytes_of(others_);
+           bytes_of(steps_) + bytes_of(sum_) + bytes_of(push_) + bytes_of(move_);
   }
-  // The push and the others' spread are rebuilt at each exchange: no checkpoint.
+  // The push and the worker's move are rebuilt at each exchange: no checkpoint.
   NamedTensors state() override {
     NamedTensors state = {{"theta", theta_}, {"easgd_local", local_.block}};
     if (kMomentum) state.emplace_back("v", velocity_.block);
@@ -104,12 +103,15 @@ class ElasticServer : public ThetaServer {
   void exchange(torch::Tensor& x) {
     // e = α(x − x̃)
     at::sub_out(push_, x, theta_).mul_(alpha_scalar_);
-    x.sub_(push_);
     if (kLookAhead) {
-      // S holds Σ_{j≠i} x^j here (apply took x^i out), so Σ_{j≠i}(x^j − x̃) = S − (N − 1)x̃;
-      // x^i ← x^i − α(x − x̃_i) = x − e + α²Σ_{j≠i}(x^j − x̃)
-      at::sub_out(others_, sum_, theta_, static_cast<double>(workers_ - 1));
-      x.add_(others_, alpha_ * alpha_);
+      // Σ_{j≠i}(x^j − x̃) = S − x − (N − 1)x̃;  x^i ← x^i − α(x − x̃_i) = x − (e − α²Σ_{j≠i}(x^j −
+      // x̃)), and S moves as x^i does
+      at::sub_out(move_, sum_, x).sub_(theta_, static_cast<double>(workers_ - 1));
+      move_.mul_(minus_alpha_sq_).add_(push_);
+      x.sub_(move_);
+      sum_.sub_(move_);
+    } else {
+      x.sub_(push_);
     }
     theta_.add_(push_);
   }
@@ -117,12 +119,14 @@ class ElasticServer : public ThetaServer {
   int64_t period_;  // τ
   double alpha_;    // α = β/N
   torch::Tensor alpha_scalar_;
-  PerWorker local_{theta_, workers_};                             // x^1..x^N
+  torch::Tensor minus_alpha_sq_ = torch::full({}, -alpha_* alpha_, theta_.options());  // −α²
+  PerWorker local_{theta_, workers_};                                                  // x^1..x^N
   PerWorker velocity_{theta_, kMomentum ? workers_ : 0};          // v^1..v^N (none for EASGD)
   torch::Tensor steps_ = torch::zeros({workers_}, torch::kLong);  // t^i, on the CPU
-  torch::Tensor sum_;                                             // S = Σ_j x^j
-  torch::Tensor push_ = torch::empty_like(theta_);                // e, scratch
-  torch::Tensor others_ = kLookAhead ? torch::empty_like(theta_) : torch::Tensor();
+  torch::Tensor sum_;  // S = Σ_j x^j, moved with every change of an x^j
+  torch::Tensor push_ = torch::empty_like(theta_);  // e, scratch
+  // The worker's move at an exchange, e − α²Σ_{j≠i}(x^j − x̃), scratch.
+  torch::Tensor move_ = kLookAhead ? torch::empty_like(theta_) : torch::Tensor();
 };
 
 std::vector<OptionSpec> elastic_options() {

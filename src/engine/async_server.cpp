@@ -105,4 +105,10 @@ void AsyncServer::restore(const TensorMap& in, const std::string& prefix) {
   telemetry_.restore(in, prefix);
 }
 
+std::map<std::string, double> AsyncServer::end_period() {
+  std::map<std::string, double> row = telemetry_.end_period();
+  rule_->report(row);
+  return row;
+}
+
 }  // namespace dsgd

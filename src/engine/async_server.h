@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -61,6 +62,9 @@ class AsyncServer {
   const torch::Tensor& center() const { return rule_->center(); }
   const AsyncServerRule& rule() const { return *rule_; }
   AsyncTelemetry& telemetry() { return telemetry_; }
+  // The evaluation period's metrics columns: the telemetry's (which starts a new period) and the
+  // rule's own (AsyncServerRule::report).
+  std::map<std::string, double> end_period();
   const ArrivalTrace& recorded() const { return recorded_; }
 
   // A checkpoint collects the message every busy worker owes and keeps it, unapplied; after the

@@ -213,9 +213,7 @@ void AsyncSimulator::run() {
   auto telemetry = [&]() {
     // Kept current at every evaluation so that a diverged run's summary has it too.
     training_.report().staleness_histogram = server.telemetry().histogram();
-    std::map<std::string, double> row = server.telemetry().end_period();
-    server.rule().report(row);
-    return row;
+    return server.end_period();
   };
 
   // Pushes queue for the link in the order workers finish computing (events pop in that order),

@@ -198,7 +198,7 @@ void MpiAsyncEngine::run_server() {
   };
   auto telemetry = [&]() {
     training_.report().staleness_histogram = server.telemetry().histogram();
-    std::map<std::string, double> row = server.telemetry().end_period();
+    std::map<std::string, double> row = server.end_period();
     if (s.shards > 1) {
       // RMS over the whole vector from each shard's RMS over its slice.
       double square = row["gap_rms"] * row["gap_rms"] * static_cast<double>(s.slice.size());
@@ -208,7 +208,6 @@ void MpiAsyncEngine::run_server() {
       }
       row["gap_rms"] = std::sqrt(square / static_cast<double>(s.params));
     }
-    server.rule().report(row);
     return row;
   };
 
