@@ -323,21 +323,24 @@ TEST(AsyncRulesHand, DanaZero) {
   check_hand_run("dana-zero", hand_options(), kTheta0, expected);
 }
 
-// Gap-Aware's penalty C = 1 + |θ − θ̂_i| / (sqrt(r / (1 − β^t)) + ε) and its running mean r of
-// the squared step, by hand over the shared events (ga.beta and ga.epsilon at their defaults).
+// Gap-Aware's penalty C = 1 + |θ − θ̂_i| / (η_max·(sqrt(r / (1 − β^(t+1))) + ε)) and its running
+// mean r of the squared step over its rate, by hand over the shared events (ga.beta and
+// ga.epsilon at their defaults; FTPipe's form, gap_aware.h).
 struct GapAwareHand {
-  double beta = 0.999, epsilon = 1e-8;
+  double beta = 0.999, epsilon = 1e-8, max_lr = 0.0;
   Vec r = {0, 0, 0};
   int t = 0;
-  Vec penalty(const Vec& theta, const Vec& hat) const {
-    const double correction = t == 0 ? 0.0 : 1.0 / (1.0 - std::pow(beta, t));
-    Vec typical = plus(sqrt_of(correction * r), epsilon);
+  Vec penalty(const Vec& theta, const Vec& hat, double lr) {
+    max_lr = std::max(max_lr, lr);
+    const double correction = 1.0 / (1.0 - std::pow(beta, t + 1));
+    Vec typical = max_lr * plus(sqrt_of(correction * r), epsilon);
     Vec gap = theta - hat;
     for (double& x : gap) x = std::fabs(x);
     return plus(gap / typical, 1.0);
   }
-  void step(const Vec& before, const Vec& after) {
-    r = beta * r + (1.0 - beta) * ((before - after) * (before - after));
+  void step(const Vec& before, const Vec& after, double lr) {
+    const Vec step = (1.0 / lr) * (before - after);
+    r = beta * r + (1.0 - beta) * (step * step);
     ++t;
   }
 };
@@ -349,20 +352,22 @@ TEST(AsyncRulesHand, GapAwareAsgd) {
   std::vector<Expected> expected;
   std::vector<double> penalties;
   for (const Event& e : kEvents) {
-    // d' = d / C;  v ← γv + ηd';  θ ← θ − v;  r ← βr + (1 − β)(θ_before − θ)²
-    const Vec c = ga.penalty(theta, sent[e.worker]);
+    // d' = d / C;  v ← γv + ηd';  θ ← θ − v;  r ← βr + (1 − β)((θ_before − θ)/η)²
+    const Vec c = ga.penalty(theta, sent[e.worker], e.lr);
     penalties.push_back(c[0]);
     v = kMomentum * v + e.lr * ((e.g + kDecay * sent[e.worker]) / c);
     const Vec before = theta;
     theta = theta - v;
-    ga.step(before, theta);
+    ga.step(before, theta, e.lr);
     sent[e.worker] = theta;
     expected.push_back({theta, theta});
   }
   // By hand, element 0: the first message is fresh (C = 1); the second was taken at θ0, one step
-  // of 0.051 ago, and the typical step so far is that step: C = 1 + 0.051/0.051 = 2.
+  // of 0.051 = η·0.51 ago; r = 0.001·0.51², debiased over t + 1 = 2 samples (the zero before the
+  // first step counts, as in FTPipe): r̂ = 0.51²/1.999, so the typical step is
+  // η·0.51/sqrt(1.999) and C = 1 + sqrt(1.999) = 2.413860...
   EXPECT_EQ(penalties[0], 1.0);
-  EXPECT_NEAR(penalties[1], 2.0, 1e-6);
+  EXPECT_NEAR(penalties[1], 1.0 + std::sqrt(1.999), 1e-6);
   check_hand_run("ga-asgd", hand_options(), kTheta0, expected);
 }
 
@@ -374,12 +379,12 @@ TEST(AsyncRulesHand, DanaGapAware) {
   std::vector<Expected> expected;
   for (const Event& e : kEvents) {
     // d' = d / C (gap to the look-ahead the worker was sent);  DANA-Zero with d'
-    const Vec c = ga.penalty(theta, sent[e.worker]);
+    const Vec c = ga.penalty(theta, sent[e.worker], e.lr);
     Vec& vi = v[e.worker];
     vi = kMomentum * vi + e.lr * ((e.g + kDecay * sent[e.worker]) / c);
     const Vec before = theta;
     theta = theta - vi;
-    ga.step(before, theta);
+    ga.step(before, theta, e.lr);
     sent[e.worker] = theta - kMomentum * (v[0] + v[1]);
     expected.push_back({sent[e.worker], theta});
   }
@@ -415,9 +420,11 @@ TEST(AsyncRulesHand, DcAsgdWithMomentum) {
   std::vector<Vec> hat = {kTheta0, kTheta0};
   std::vector<Expected> expected;
   for (const Event& e : kEvents) {
-    // d = g + λθ̂_i;  v ← γv + η(d + λ_dc·d⊙d⊙(θ − θ̂_i));  θ ← θ − v;  θ̂_i ← θ (sent)
-    Vec d = e.g + kDecay * hat[e.worker];
-    v = kMomentum * v + e.lr * (d + dc_lambda * (d * d * (theta - hat[e.worker])));
+    // d = g + λθ̂_i;  v ← γv + η(d + λ_dc·g⊙g⊙(θ − θ̂_i));  θ ← θ − v;  θ̂_i ← θ (sent)
+    // (the raw gradient squared, as MXNet's DCASGD and the DANA authors' simulator)
+    const Vec& g = e.g;
+    Vec d = g + kDecay * hat[e.worker];
+    v = kMomentum * v + e.lr * (d + dc_lambda * (g * g * (theta - hat[e.worker])));
     theta = theta - v;
     hat[e.worker] = theta;
     expected.push_back({theta, theta});
@@ -496,15 +503,17 @@ TEST(AsyncRulesHand, DanaDc) {
     std::vector<Vec> ms = {{0, 0, 0}, {0, 0, 0}};
     std::vector<Expected> expected;
     for (const Event& e : kEvents) {
-      const Vec d = e.g + kDecay * hat[e.worker];
-      // λ_t = λ_dc, or λ_dc / sqrt(MS_i + ε) after MS_i ← m·MS_i + (1−m)·d⊙d
+      const Vec& g = e.g;
+      const Vec d = g + kDecay * hat[e.worker];
+      // λ_t = λ_dc, or λ_dc / sqrt(MS_i + ε) after MS_i ← m·MS_i + (1−m)·g⊙g
       Vec lambda_t = {dc_lambda, dc_lambda, dc_lambda};
       if (adaptive) {
-        ms[e.worker] = m * ms[e.worker] + (1 - m) * (d * d);
+        ms[e.worker] = m * ms[e.worker] + (1 - m) * (g * g);
         lambda_t = dc_lambda * (Vec{1, 1, 1} / sqrt_of(plus(ms[e.worker], eps)));
       }
-      // v_i ← γv_i + η(d + λ_t⊙d⊙d⊙(θ − θ̂_i));  θ ← θ − v_i   (θ: the server's, not the look-ahead)
-      Vec corrected = d + lambda_t * (d * d * (theta - hat[e.worker]));
+      // v_i ← γv_i + η(d + λ_t⊙g⊙g⊙(θ − θ̂_i));  θ ← θ − v_i   (θ: the server's, not the look-ahead;
+      // g the raw gradient, as the DANA authors' simulator squares it)
+      Vec corrected = d + lambda_t * (g * g * (theta - hat[e.worker]));
       Vec& vi = v[e.worker];
       vi = kMomentum * vi + e.lr * corrected;
       theta = theta - vi;
@@ -516,8 +525,23 @@ TEST(AsyncRulesHand, DanaDc) {
   }
 }
 
-// YellowFin's tuner by hand (yellowfin.cpp's equations), with the single-step cubic solved by
-// bisection rather than Vieta's formula, and the closed loop's median over the three coordinates.
+// The keys that select yellowfin's former form, dsgd's default before the rule followed the
+// authors' PyTorch tuner: the debiased running means μ*, α* applied, the rate inside the velocity,
+// linear h smoothing, the first message tuned, floors instead of the authors' ε, no clipping, and
+// weight decay folded into the message by the worker (yf.closed_loop was on as well).
+void set_former_yellowfin(AsyncOptions& options) {
+  options.values.set("yf.smoothed", 1.0);
+  options.values.set("yf.rate_in_velocity", 1.0);
+  options.values.set("yf.log_curvature", 0.0);
+  options.values.set("yf.tune_first_step", 1.0);
+  options.values.set("yf.eps_floors", 1.0);
+  options.values.set("yf.adaptive_clip", 0.0);
+  options.values.set("decay_at_server", 0.0);
+}
+
+// YellowFin's former tuner by hand (yellowfin.cpp's equations under set_former_yellowfin), with the
+// single-step cubic solved by bisection rather than Vieta's formula, and the closed loop's median
+// over the three coordinates.
 struct YellowFinHand {
   double beta = 0.999, gain = 0.01;
   size_t window = 20;
@@ -565,6 +589,7 @@ void check_yellowfin_hand(bool closed_loop, size_t window) {
                std::to_string(window));
   AsyncOptions options = hand_options();
   options.lr = kLr;
+  set_former_yellowfin(options);
   options.values.set("yf.closed_loop", closed_loop);
   options.values.set("yf.window", static_cast<double>(window));
   YellowFinHand yf;
@@ -643,11 +668,138 @@ void check_yellowfin_hand(bool closed_loop, size_t window) {
 }
 
 // Window 2: the ring of h wraps within the four messages (and the slow start ramps over 20).
-TEST(AsyncRulesHand, YellowFinOpenLoop) {
+TEST(AsyncRulesHand, YellowFinFormerOpenLoop) {
   for (size_t window : {20, 2}) check_yellowfin_hand(false, window);
 }
-TEST(AsyncRulesHand, YellowFinClosedLoop) {
+TEST(AsyncRulesHand, YellowFinFormerClosedLoop) {
   for (size_t window : {20, 2}) check_yellowfin_hand(true, window);
+}
+
+// The authors' PyTorch tuner, YFOptimizer (tuner_utils/yellowfin.py; yellowfin.cpp's default), by
+// hand for one message d at the schedule's shape ℓ/lr: the clips before the statistics, the
+// statistics (h_max, h_min smoothed in log space), μ_t and α_t applied as they are, the first
+// message untuned, the catastrophic-move clamp and the exploding-gradient clip, then torch's SGD
+// step (buf ← μ·buf + d, θ ← θ − η·buf; none into buf at μ = 0).
+struct YellowFinReferenceHand {
+  double beta = 0.999, eps = 1e-6, clip = 0.0, first_rate = 1e-4;
+  size_t window = 20;
+  int t = 0;
+  std::vector<double> recent;  // h of the last `window` messages
+  double log_max = 0, log_min = 0, norm = 0, norm_sq = 0, distance = 0;
+  double h_min = 0, h_max = 0, mu = 0, rate = 0, step_rate = 0;
+  Vec average = {0, 0, 0}, buf = {0, 0, 0};
+  std::vector<std::string> clips;  // which clips acted, for the test to see they were exercised
+
+  static double dot(const Vec& a, const Vec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+  // torch.nn.utils.clip_grad_norm_: g·min(1, c/(‖g‖ + 1e-6))
+  Vec clipped(const Vec& g, double c, const std::string& which) {
+    const double coefficient = c / (std::sqrt(dot(g, g)) + 1e-6);
+    if (coefficient >= 1.0) return g;
+    clips.push_back(which + " at message " + std::to_string(t));
+    return coefficient * g;
+  }
+  // θ after the step of message d; λθ is added to d after the tuner when decay_at_server.
+  Vec apply(Vec d, double shape, const Vec& theta, double server_decay) {
+    ++t;
+    if (clip > 0) d = clipped(d, clip, "yf.clip");
+    const double previous_max = h_max;
+    if (t >= 3) d = clipped(d, std::sqrt(100 * previous_max) + eps, "stat-protect");
+    const double h = dot(d, d), b = 1.0 - std::pow(beta, t);
+    recent.push_back(h);
+    if (recent.size() > window) recent.erase(recent.begin());
+    const double largest = *std::max_element(recent.begin(), recent.end());
+    const double smallest = *std::min_element(recent.begin(), recent.end());
+    log_max = beta * log_max + (1 - beta) * std::log(largest + eps);
+    log_min = beta * log_min + (1 - beta) * std::log(smallest + eps);
+    h_max = std::exp(log_max / b);
+    h_min = std::exp(log_min / b);
+    average = beta * average + (1 - beta) * d;
+    norm_sq = beta * norm_sq + (1 - beta) * h;
+    const double variance = std::max(norm_sq / b - dot(average, average) / (b * b), eps);
+    norm = beta * norm + (1 - beta) * std::sqrt(h);
+    distance = beta * distance + (1 - beta) * norm / (norm_sq + eps);
+    const double dist = distance / b;
+    // x = √μ: the root of p·x = (1 − x)³, p = (D + ε)²(h_min + ε)²/(2(C + ε)), by Vieta's
+    // substitution with the authors' ε in its last division.
+    const double p = std::pow(dist + eps, 2) * std::pow(h_min + eps, 2) / (2 * (variance + eps));
+    const double w = std::cbrt((-std::sqrt(p * p + 4.0 / 27.0 * p * p * p) - p) / 2);
+    const double x = w - p / (3 * (w + eps)) + 1;
+    const double kappa = std::sqrt(std::max((h_max + eps) / (h_min + eps), 1 + eps));
+    const double mu_t = std::max(x * x, std::pow((kappa - 1) / (kappa + 1), 2));
+    // α_t = (1 − √μ_t)²/(h_min + ε), slowly started over 10 windows
+    const double alpha_t = std::pow(1 - std::sqrt(mu_t), 2) / (h_min + eps) *
+                           std::min(1.0, t / (10.0 * static_cast<double>(window)));
+    mu = t == 1 ? 0.0 : mu_t;
+    rate = t == 1 ? first_rate : alpha_t;
+    step_rate = shape * rate;
+    if (step_rate * std::sqrt(h) >= 100) {
+      step_rate = 100 / std::sqrt(h + eps);
+      clips.push_back("catastrophic-move clamp at message " + std::to_string(t));
+    }
+    if (t >= 2 && h >= previous_max) d = clipped(d, std::sqrt(previous_max) + eps, "exploding");
+    d = d + server_decay * theta;
+    if (mu == 0.0) return theta - step_rate * d;
+    buf = mu * buf + d;
+    return theta - step_rate * buf;
+  }
+};
+
+// The default against YellowFinReferenceHand over the shared events (a changing rate, weight
+// decay); `clip` and `first_rate` > 1e-4 exercise the clips and the clamp.
+void check_yellowfin_reference_hand(size_t window, bool decay_at_server, double clip,
+                                    double first_rate, const std::vector<std::string>& clips) {
+  SCOPED_TRACE("window " + std::to_string(window) +
+               (decay_at_server ? ", decay at the server" : "") + ", yf.clip " +
+               std::to_string(clip) + ", yf.first_rate " + std::to_string(first_rate));
+  AsyncOptions options = hand_options();
+  options.lr = kLr;
+  options.values.set("yf.window", static_cast<double>(window));
+  options.values.set("yf.clip", clip);
+  options.values.set("yf.first_rate", first_rate);
+  options.values.set("decay_at_server", decay_at_server);
+  YellowFinReferenceHand yf;
+  yf.window = window;
+  yf.clip = clip;
+  yf.first_rate = first_rate;
+  Vec theta = kTheta0;
+  std::vector<Vec> sent = {kTheta0, kTheta0};
+  Rules rules = make_rules("yellowfin", options, tensor_of(kTheta0), 2);
+  auto near = [](double actual, double expected, const std::string& what) {
+    // Statistics of float32 messages: 1e-5 relative.
+    EXPECT_NEAR(actual, expected, 1e-5 * std::abs(expected) + 1e-12) << what;
+  };
+  for (size_t k = 0; k < kEvents.size(); ++k) {
+    const Event& e = kEvents[k];
+    // d = g + λθ̂_i (the worker's), or g with λθ added at the server after the tuner
+    const Vec d = decay_at_server ? e.g : e.g + kDecay * sent[e.worker];
+    theta = yf.apply(d, e.lr / kLr, theta, decay_at_server ? kDecay : 0.0);
+    sent[e.worker] = theta;
+
+    deliver(rules, e.worker, tensor_of(e.g), e.lr);
+    const std::string after = "after message " + std::to_string(k);
+    expect_close(rules.sent[e.worker], theta, "parameters sent " + after);
+    expect_close(rules.server->center(), theta, "center " + after);
+    std::map<std::string, double> columns;
+    rules.server->report(columns);
+    near(columns.at("yf_mu"), yf.mu, "mu " + after);
+    near(columns.at("yf_mu_target"), yf.mu, "tuner's mu " + after);
+    near(columns.at("yf_rate"), yf.rate, "rate " + after);
+    near(columns.at("yf_step_rate"), yf.step_rate, "rate applied " + after);
+    near(columns.at("yf_h_min"), yf.h_min, "h_min " + after);
+    near(columns.at("yf_h_max"), yf.h_max, "h_max " + after);
+  }
+  EXPECT_EQ(yf.clips, clips);
+}
+
+TEST(AsyncRulesHand, YellowFinDefault) {
+  // By hand, the first message: untuned, a step of 1e-4·d with μ = 0.
+  check_yellowfin_reference_hand(20, false, 0.0, 1e-4, {});
+  check_yellowfin_reference_hand(2, false, 0.0, 1e-4, {});
+  // yf.clip 1 shortens messages 1 and 4 (‖d‖ = 2.31, 1.14), so that message 4, still the longest
+  // of the window of 2, exceeds h_max; a first rate of 1000 would move θ by 1000·‖d‖ ≥ 100.
+  check_yellowfin_reference_hand(2, true, 1.0, 1000.0,
+                                 {"yf.clip at message 1", "catastrophic-move clamp at message 1",
+                                  "yf.clip at message 4", "exploding at message 4"});
 }
 
 // EASGD, EAMSGD and DANA-EASGD by hand (easgd.cpp's equations), β = 0.9 so α = 0.45: with τ = 1
@@ -930,20 +1082,25 @@ TEST(AsyncRulesEquivalence, DanaZeroLookAheadStaysThetaMinusMomentum) {
   EXPECT_LT((look_ahead - expected).norm().item<double>(), 1e-12 * expected.norm().item<double>());
 }
 
-// YellowFin with its tuner frozen after 10 updates is heavy-ball momentum at the frozen μ and rate
-// from there on (float64, 1e-12; the closed loop may freeze μ below 0, which asgd-m refuses, so
-// the reference is the recurrence itself); without the freeze it is not.
+// YellowFin with its tuner frozen after 10 updates is momentum SGD at the frozen μ and rate from
+// there on, the adaptive clips stopped with the tuner (float64, 1e-12; the closed loop may freeze
+// μ below 0, which asgd-m refuses, so the reference is the recurrence itself); without the freeze
+// it is not. In torch's form (the default), with weight decay at θ̂_i or at the server's θ, and in
+// the closed loop's rate-inside form.
 TEST(AsyncRulesEquivalence, FrozenYellowFinIsHeavyBall) {
   LeastSquares problem(12, 6, 17, torch::kDouble);
   const int64_t n = 3;
   const int tuned_updates = 10;
   const double lr = 0.5, decay = 0.01;
-  for (bool closed_loop : {false, true}) {
+  for (int form = 0; form < 3; ++form) {
+    const bool closed_loop = form == 2, decay_at_server = form == 1;
     for (bool frozen : {true, false}) {
-      SCOPED_TRACE(std::string(closed_loop ? "closed" : "open") + (frozen ? ", frozen" : ""));
+      SCOPED_TRACE(std::string(closed_loop ? "closed" : "open") +
+                   (decay_at_server ? ", decay at the server" : "") + (frozen ? ", frozen" : ""));
       AsyncOptions options;
       options.weight_decay = decay;
       options.values.set("yf.closed_loop", closed_loop);
+      options.values.set("decay_at_server", decay_at_server);
       options.values.set("yf.tune_steps", frozen ? tuned_updates : 0);
       Rules yf = make_rules("yellowfin", options, problem.theta0(), n);
       std::mt19937 order(9);
@@ -957,17 +1114,26 @@ TEST(AsyncRulesEquivalence, FrozenYellowFinIsHeavyBall) {
         if (name == "v") v = tensor.clone();
       }
       ASSERT_GT(rate, 0.0);
+      ASSERT_NE(mu, 0.0);
       std::vector<torch::Tensor> sent;
       for (const auto& t : yf.sent) sent.push_back(t.clone());
       std::mt19937 order_copy = order;
       auto points = simulate(yf, problem, 30, lr, order);
-      // v ← μv + ηd, η = ℓ·(yf.lr_factor / lr)·α*;  θ ← θ − v;  d = g + λθ̂_i
+      // η = ℓ·(yf.lr_factor / lr)·α;  d = g + λθ̂_i, or g + λθ (decay_at_server);
+      // buf ← μ·buf + d, θ ← θ − η·buf;  closed loop: v ← μv + ηd, θ ← θ − v
       const double eta = lr * (1.0 / options.lr) * rate;
       double largest = 0.0;
       for (const torch::Tensor& point : points) {
         const auto i = static_cast<int64_t>(order_copy() % n);
-        v = mu * v + eta * (problem.gradient(sent[i]) + decay * sent[i]);
-        theta = theta - v;
+        const torch::Tensor d =
+            problem.gradient(sent[i]) + decay * (decay_at_server ? theta : sent[i]);
+        if (closed_loop) {
+          v = mu * v + eta * d;
+          theta = theta - v;
+        } else {
+          v = mu * v + d;
+          theta = theta - eta * v;
+        }
         sent[i] = theta;
         largest = std::max(largest, relative_error(point, theta));
       }
@@ -1058,13 +1224,13 @@ TEST(AsyncRulesState, ServerBytesAreWhatTheTableLists) {
       {"dana-dc", false, f * p * (2 * n + 4), 2 * f * p},
       {"dana-dc", true, f * p * (2 * n + 4) + f * p * n, 2 * f * p},
       {"asgd-da", false, f * p + 8 * (n + 1)},  // θ, and N + 1 update counters
-      // The base rule, θ̂_1..θ̂_N, r, and the update count; θ before the step and d' (scratch).
-      {"ga-asgd", false, f * p * (n + 5) + 8, 2 * f * p},
-      {"dana-ga", false, f * p * (2 * n + 6) + 8, 3 * f * p},
-      // θ, v, E[d], 11 tuner scalars, a window of 20 h; the closed loop's two
-      // steps per worker and measured coordinate (here all 10, in float64), η_{s+1} and a
-      // pending flag per worker, and the measured message (scratch).
-      {"yellowfin", false, f * p * 3 + 8 * 11 + 8 * 20 + 16 * n * p + 16 * n + 8 * p, 8 * p},
+      // The base rule, θ̂_1..θ̂_N, r, the update count and the largest rate so far; θ before the
+      // step and d' (scratch).
+      {"ga-asgd", false, f * p * (n + 5) + 16, 2 * f * p},
+      {"dana-ga", false, f * p * (2 * n + 6) + 16, 3 * f * p},
+      // θ, buf, E[g], 14 tuner scalars, a window of 20 h; the clipped message (scratch). The
+      // closed loop's records: YellowFinServerBytes.
+      {"yellowfin", false, f * p * 4 + 8 * 14 + 8 * 20, f * p},
       // x̃, x^1..x^N, t^1..t^N, the push e (scratch); v^1..v^N; S and the others' spread (scratch).
       {"easgd", false, f * p * (n + 2) + 8 * n, f * p},
       {"eamsgd", false, f * p * (2 * n + 2) + 8 * n, f * p},
@@ -1085,6 +1251,45 @@ TEST(AsyncRulesState, ServerBytesAreWhatTheTableLists) {
     // state() aliases the rule's own tensors.
     EXPECT_EQ(state.at(0).first, "theta");
     EXPECT_TRUE(state.at(0).second.is_same(server->center()));
+  }
+}
+
+// YellowFin's server memory in its forms: the closed loop's records, and the clipped message and
+// the decayed one (scratch).
+TEST(AsyncRulesState, YellowFinServerBytes) {
+  const int64_t p = 10, n = 3, f = 4;
+  // θ, buf (or v), E[g]; 14 tuner scalars; a window of 20 h
+  const int64_t own = f * p * 3 + 8 * 14 + 8 * 20;
+  // the closed loop's two steps per worker and measured coordinate (here all 10, in float64),
+  // η_{s+1} and a pending flag per worker; the measured message (scratch)
+  const int64_t loop = 16 * n * p + 16 * n + 8 * p, loop_scratch = 8 * p;
+  struct Case {
+    std::map<std::string, double> keys;
+    double weight_decay;
+    int64_t bytes;
+    int64_t scratch;
+  };
+  const std::vector<Case> cases = {
+      {{}, 0.0, own + f * p, f * p},
+      {{{"yf.adaptive_clip", 0.0}}, 0.01, own, 0},
+      {{{"yf.adaptive_clip", 0.0}, {"yf.closed_loop", 1.0}}, 0.01, own + loop, loop_scratch},
+      {{{"yf.clip", 1.0}, {"yf.closed_loop", 1.0}, {"decay_at_server", 1.0}},
+       0.01,
+       own + loop + 2 * f * p,
+       loop_scratch + 2 * f * p},
+  };
+  for (const Case& c : cases) {
+    AsyncOptions options;
+    options.weight_decay = c.weight_decay;
+    std::string trace;
+    for (const auto& [key, value] : c.keys) {
+      options.values.set(key, value);
+      trace += key + "=" + std::to_string(value) + " ";
+    }
+    SCOPED_TRACE(trace);
+    auto server = find_async_algorithm("yellowfin").make_server(options, torch::zeros({p}), n);
+    EXPECT_EQ(server->state_bytes(), c.bytes);
+    EXPECT_EQ(named_bytes(server->state()), c.bytes - c.scratch);
   }
 }
 
@@ -1142,6 +1347,57 @@ TEST(AsyncRulesState, RestoredRulesContinueBitForBit) {
   }
 }
 
+// YellowFin's forms for the state and allocation tests: the default (the authors' PyTorch tuner),
+// the closed loop, the former default (set_former_yellowfin with the closed loop), a manual clip
+// that acts on every message with weight decay at the server, and a frozen tuner.
+std::vector<std::map<std::string, double>> yellowfin_forms() {
+  AsyncOptions former;
+  set_former_yellowfin(former);
+  std::map<std::string, double> former_keys = {{"yf.closed_loop", 1.0}};
+  for (const auto& key : former.values.keys()) former_keys[key] = former.values.number(key);
+  return {{},
+          {{"yf.closed_loop", 1.0}},
+          former_keys,
+          {{"yf.clip", 1e-3}, {"decay_at_server", 1.0}, {"yf.window", 3.0}},
+          {{"yf.tune_steps", 9.0}}};
+}
+
+std::string trace_of(const std::map<std::string, double>& keys) {
+  std::string trace = "yellowfin";
+  for (const auto& [key, value] : keys) trace += " " + key + "=" + std::to_string(value);
+  return trace;
+}
+
+// A yellowfin restored from state() continues bit for bit in each of its forms.
+TEST(AsyncRulesState, YellowFinRestoresBitForBitInEveryForm) {
+  LeastSquares problem(12, 6, 19);
+  const double lr = 0.02;
+  const int64_t n = 3;
+  for (const auto& keys : yellowfin_forms()) {
+    SCOPED_TRACE(trace_of(keys));
+    AsyncOptions options;
+    options.weight_decay = 0.01;
+    for (const auto& [key, value] : keys) options.values.set(key, value);
+    Rules original = make_rules("yellowfin", options, problem.theta0(), n);
+    std::mt19937 order(21);
+    simulate(original, problem, 17, lr, order);
+    Rules restored = make_rules("yellowfin", options, torch::zeros_like(problem.theta0()), n);
+    NamedTensors from = original.server->state(), to = restored.server->state();
+    ASSERT_EQ(from.size(), to.size());
+    for (size_t k = 0; k < from.size(); ++k) {
+      ASSERT_EQ(from[k].first, to[k].first);
+      to[k].second.copy_(from[k].second);
+    }
+    for (int64_t i = 0; i < n; ++i) restored.sent[i].copy_(original.sent[i]);
+    std::mt19937 order_copy = order;
+    auto expected = simulate(original, problem, 20, lr, order);
+    auto actual = simulate(restored, problem, 20, lr, order_copy);
+    for (size_t k = 0; k < expected.size(); ++k) {
+      ASSERT_TRUE(torch::equal(actual[k], expected[k])) << "update " << k;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The hot path: rules run on 10M-element vectors, so an update must not allocate.
 
@@ -1168,12 +1424,24 @@ TEST(AsyncRulesPerformance, UpdatesDoNotAllocate) {
   torch::Tensor theta0 = torch::randn({p});
   torch::Tensor gradient = torch::randn({p});
   for (const AsyncAlgorithm& algorithm : async_algorithms()) {
-    for (bool adaptive : {false, true}) {
-      SCOPED_TRACE(algorithm.name + (adaptive ? " (adaptive)" : ""));
+    for (int variant = 0; variant < 3; ++variant) {
+      // 0: the defaults; 1: the adaptive delay compensation; 2: PyTorch's conventions (the rate
+      // outside the velocity, weight decay at the server), where the rule has them.
+      const bool adaptive = variant == 1, torch_conventions = variant == 2;
+      SCOPED_TRACE(algorithm.name + (adaptive ? " (adaptive)" : "") +
+                   (torch_conventions ? " (torch conventions)" : ""));
       AsyncOptions options;
       options.weight_decay = 0.01;
       options.values.set("dc.adaptive", adaptive);
-      Rules rules = make_rules(algorithm.name, options, theta0, n);
+      options.lr_in_velocity = !torch_conventions;
+      options.values.set("decay_at_server", torch_conventions);
+      Rules rules;
+      try {
+        rules = make_rules(algorithm.name, options, theta0, n);
+      } catch (const ConfigError&) {
+        ASSERT_TRUE(torch_conventions) << "only a convention a rule lacks may be refused";
+        continue;
+      }
       int64_t allocations = 0;
       {
         CountingAllocator counter;
@@ -1188,6 +1456,57 @@ TEST(AsyncRulesPerformance, UpdatesDoNotAllocate) {
       EXPECT_EQ(allocations, 0);
     }
   }
+}
+
+// Every form of YellowFin updates without allocating, the clips included (in float32 and
+// float64).
+TEST(AsyncRulesPerformance, YellowFinUpdatesDoNotAllocate) {
+  const int64_t p = 1000, n = 3;
+  for (auto dtype : {torch::kFloat, torch::kDouble}) {
+    torch::Tensor theta0 = torch::randn({p}, dtype);
+    torch::Tensor gradient = torch::randn({p}, dtype);
+    // Now and then a longer gradient, so that the exploding-gradient clip acts too.
+    torch::Tensor longer = gradient * 10;
+    for (const auto& keys : yellowfin_forms()) {
+      SCOPED_TRACE(trace_of(keys));
+      AsyncOptions options;
+      options.weight_decay = 0.01;
+      for (const auto& [key, value] : keys) options.values.set(key, value);
+      Rules rules = make_rules("yellowfin", options, theta0, n);
+      int64_t allocations = 0;
+      {
+        CountingAllocator counter;
+        for (int k = 0; k < 12; ++k) {
+          int64_t i = k % n;
+          torch::Tensor message =
+              rules.workers[i]->message(k % 4 == 3 ? longer : gradient, rules.sent[i], 0.1);
+          rules.server->apply(i, message, 0.1);
+          rules.server->parameters_for(i, rules.sent[i]);
+        }
+        allocations = counter.count();
+      }
+      EXPECT_EQ(allocations, 0);
+    }
+  }
+}
+
+// The closed loop measures momentum on the rate-inside velocity: it turns yf.rate_in_velocity on
+// by default and refuses it off.
+TEST(AsyncRulesRegistry, YellowFinClosedLoopNeedsTheRateInsideTheVelocity) {
+  const AsyncAlgorithm& algorithm = find_async_algorithm("yellowfin");
+  AsyncOptions options;
+  options.values.set("yf.closed_loop", 1.0);
+  EXPECT_NO_THROW(algorithm.make_server(options, torch::zeros({4}), 2));
+  options.values.set("yf.rate_in_velocity", 0.0);
+  try {
+    algorithm.make_server(options, torch::zeros({4}), 2);
+    FAIL() << "the closed loop accepted yf.rate_in_velocity = false";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("yf.rate_in_velocity"), std::string::npos) << e.what();
+  }
+  // Without the closed loop, either form.
+  options.values.set("yf.closed_loop", 0.0);
+  EXPECT_NO_THROW(algorithm.make_server(options, torch::zeros({4}), 2));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -35,14 +35,14 @@ TEST(AsyncServer, SendApplyHoldSaveRestoreByHand) {
   server.send(1, 0);
   // θ ← θ − η·d with η = lr(0) = 0.1
   server.apply(0, torch::tensor({1.0, 1.0}), 0);
-  EXPECT_TRUE(server.center().allclose(torch::tensor({0.9, 1.9})));
+  EXPECT_TRUE(server.evaluated().allclose(torch::tensor({0.9, 1.9})));
   server.send(0, 1);
   EXPECT_EQ(server.sent_at(0), 1);
   EXPECT_DOUBLE_EQ(server.lr_of(0), 0.05);
   // Worker 1 was sent θ0 at update 0: one update stale, still at η = 0.1.
   EXPECT_DOUBLE_EQ(server.lr_of(1), 0.1);
   server.apply(1, torch::tensor({1.0, 0.0}), 1);
-  EXPECT_TRUE(server.center().allclose(torch::tensor({0.8, 1.9})));
+  EXPECT_TRUE(server.evaluated().allclose(torch::tensor({0.8, 1.9})));
   EXPECT_EQ(server.recorded().order, (std::vector<int64_t>{0, 1}));
   // Staleness 0 and 1; gaps 0 and RMS((0.9, 1.9) − (1, 2)) = 0.1.
   std::map<std::string, double> row = server.telemetry().end_period();
@@ -56,7 +56,7 @@ TEST(AsyncServer, SendApplyHoldSaveRestoreByHand) {
   server.save(saved, "engine/");
   dsgd::AsyncServer again = make();
   again.restore(saved, "engine/");
-  EXPECT_TRUE(again.center().equal(server.center()));
+  EXPECT_TRUE(again.evaluated().equal(server.evaluated()));
   EXPECT_TRUE(again.sent(0).equal(server.sent(0)));
   EXPECT_EQ(again.sent_at(0), 1);
   EXPECT_EQ(again.recorded().order, server.recorded().order);
@@ -254,12 +254,26 @@ TEST(AsyncSim, DanaSlimIsDanaZeroThroughTheCli) {
       ASSERT_GT(expected, 0.0) << column;
       EXPECT_NEAR(last_metric(slim / "metrics.csv", column), expected, 1e-5 * expected) << column;
     }
-    // Stronger still: the two send bit-identical parameters, so every training column is the
-    // same to the last digit. (The test columns differ: Zero evaluates θ, Slim its Θ.)
+    // Stronger still: the two send bit-identical parameters and both evaluate the look-ahead Θ
+    // they send (the DANA family's one evaluation point), so every column but the wall clock is
+    // the same to the last digit, test accuracy included, and summary.json says which point.
+    EXPECT_EQ(without_columns(read_csv(slim / "metrics.csv"), {"wall_time"}),
+              without_columns(read_csv(zero / "metrics.csv"), {"wall_time"}));
+    for (const auto& p : {zero, slim}) {
+      EXPECT_EQ(nlohmann::json::parse(read_file(p / "summary.json"))["evaluated"], "look-ahead");
+    }
+    // dana.eval_theta evaluates θ instead: the same training, other test columns.
+    fs::path theta = fresh_dir("sz_theta");
+    r = run_dsgd(job + schedule + "--set algo=dana-zero --set dana.eval_theta=true --out " +
+                 theta.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
     const std::vector<std::string> evaluation = {"wall_time", "test_loss", "test_acc"};
-    EXPECT_EQ(without_columns(read_csv(slim / "metrics.csv"), evaluation),
+    EXPECT_EQ(without_columns(read_csv(theta / "metrics.csv"), evaluation),
               without_columns(read_csv(zero / "metrics.csv"), evaluation));
-    for (const auto& p : {zero, slim}) fs::remove_all(p);
+    EXPECT_NE(without_columns(read_csv(theta / "metrics.csv"), {"wall_time"}),
+              without_columns(read_csv(zero / "metrics.csv"), {"wall_time"}));
+    EXPECT_EQ(nlohmann::json::parse(read_file(theta / "summary.json"))["evaluated"], "theta");
+    for (const auto& p : {zero, slim, theta}) fs::remove_all(p);
   }
 }
 

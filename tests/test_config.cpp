@@ -185,7 +185,10 @@ TEST(Config, AlgorithmsOwnTheirKeys) {
   EXPECT_EQ(hier.algo_options.integer("hier.group_size"), 4);
   EXPECT_EQ(hier.algo_options.integer("hier.local_period"), 1);
   EXPECT_FALSE(hier.algo_options.has("kavg.period"));
-  EXPECT_TRUE(parse_config("", {"algo=asgd"}).algo_options.keys().empty());
+  // asgd declares only the decay convention (its server holds θ); sgd declares nothing.
+  EXPECT_EQ(parse_config("", {"algo=asgd"}).algo_options.keys(),
+            std::vector<std::string>{"decay_at_server"});
+  EXPECT_TRUE(parse_config("", {"algo=sgd"}).algo_options.keys().empty());
   // A table key reads from --set and from the file to_toml writes, and compares by value.
   RunConfig levels =
       parse_config("", {"algo=hier-avg", "workers=8", "hier.levels=[[2, 1], [8, 4, 10, 1e-3]]"});

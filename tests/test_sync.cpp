@@ -203,7 +203,7 @@ TEST(OuterOptimizer, HeavyBallAndNesterovStepsByHand) {
     for (const auto& mean :
          {torch::tensor({0.0, 4.0}, torch::kDouble), torch::tensor({0.5, 2.0}, torch::kDouble)}) {
       torch::Tensor params = mean.clone();
-      outer.step(params);
+      outer.step(params, 0.1);  // the inner rate: unused in the default form
       EXPECT_TRUE(torch::equal(outer.anchor(), params));  // the next anchor
       results.push_back(params);
     }
@@ -360,10 +360,34 @@ TEST(SyncRound, BuffersStayLocalUnlessThePlanAveragesThem) {
   dsgd::average_learners_into(model, pair, communicator, true);
   expect_values(model.params(), {2.0f, 3.0f});
   expect_values(model.buffers(), {15.0f, 2.0f});
-  const double spread = dsgd::average_learners_into(model, pair, communicator, false);
+  dsgd::average_learners_into(model, pair, communicator, false);
   expect_values(model.params(), {2.0f, 3.0f});
   expect_values(model.buffers(), {10.0f, 1.0f});
-  EXPECT_DOUBLE_EQ(spread, 1.0);  // each parameter 1 away from the mean
+  // Each parameter 1 away from the mean.
+  EXPECT_DOUBLE_EQ(dsgd::spread_columns(pair, communicator).at("learner_spread"), 1.0);
+}
+
+// The engines measure the learners' spread through finish_round's hook, which runs after the
+// local steps and just before the average, where the spread is at its largest: two learners
+// starting 1 apart per coordinate, K-AVG with period 2, zero gradients. Step 1 does not average
+// (no call); at step 2 the hook sees the spread 1, and the average then leaves 0.
+TEST(SyncRound, SpreadIsMeasuredBeforeTheAverage) {
+  auto learners = two_learners(0.0);
+  dsgd::OptionValues k2;
+  k2.set("kavg.period", 2);
+  dsgd::SyncPlan plan = plan_of("kavg", k2, 2);
+  dsgd::InProcessCommunicator communicator(2, {2});
+  std::vector<double> measured;
+  auto measure = [&] {
+    measured.push_back(dsgd::spread_columns(learners, communicator).at("learner_spread"));
+  };
+  for (int64_t step : {1, 2}) {
+    for (auto& learner : learners) learner.grad.zero_();
+    finish_round(plan, step, 0.1, false, learners, communicator, measure);
+  }
+  ASSERT_EQ(measured.size(), 1u);
+  EXPECT_DOUBLE_EQ(measured[0], 1.0);
+  EXPECT_DOUBLE_EQ(dsgd::spread_columns(learners, communicator).at("learner_spread"), 0.0);
 }
 
 // SSGD averages gradients (and BN buffers) first: both learners take the step of mean g.

@@ -36,6 +36,9 @@ namespace dsgd {
 struct AsyncOptions {
   double momentum = 0.9;      // γ
   double weight_decay = 0.0;  // λ, applied as d = g + λθ̂_i at the point g was computed at
+  // v ← γv + ηd, θ ← θ − v; false: v ← γv + d, θ ← θ − ηv (PyTorch's SGD). Rules that cannot
+  // take the rate outside their velocities refuse false (async_util.h).
+  bool lr_in_velocity = true;
   // The run's base learning rate. Messages carry the scheduled rate η; a rule that tunes its own
   // rate (YellowFin) reads η / lr as the schedule's shape.
   double lr = 0.1;
@@ -53,8 +56,14 @@ class AsyncServerRule {
   virtual void parameters_for(int64_t worker, torch::Tensor& out) = 0;
   // Applies worker i's message, built at learning rate `lr`: one server update.
   virtual void apply(int64_t worker, const torch::Tensor& message, double lr) = 0;
-  // The parameters to evaluate (θ, or Θ for dana-slim). A view of server state: do not modify.
+  // The model's parameters θ the server holds (Θ for dana-slim, whose server holds nothing
+  // else): what the gap telemetry measures messages against. A view of server state: do not
+  // modify.
   virtual const torch::Tensor& center() const = 0;
+  // The parameters evaluated for metrics.csv: θ, or the look-ahead Θ for the DANA family
+  // (docs/design.md, "The evaluation point"); evaluated_name() says which, for summary.json.
+  virtual const torch::Tensor& evaluated() const { return center(); }
+  virtual std::string evaluated_name() const { return "theta"; }
   // Bytes of server state (θ included): what the rule costs the server in memory.
   virtual int64_t state_bytes() const = 0;
   virtual NamedTensors state() = 0;

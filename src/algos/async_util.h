@@ -88,17 +88,50 @@ inline int64_t bytes_of(const torch::Tensor& t) {
   return t.defined() ? t.numel() * static_cast<int64_t>(t.element_size()) : 0;
 }
 
+// The two conventions in which published implementations of the same rule differ
+// (docs/design.md, "Conventions"):
+//   lr_in_velocity   (a run key, AsyncOptions) true (dsgd's, the DANA paper's equations):
+//                    v ← γv + ηd, θ ← θ − v; false (PyTorch's SGD, the DANA authors' simulator):
+//                    v ← γv + d, θ ← θ − ηv. Equal under a constant rate; under a schedule the
+//                    first keeps each step at the rate it was computed at.
+//   decay_at_server  (declared by the rules whose server holds θ: convention_options) false
+//                    (dsgd's): weight decay at θ̂_i, the parameters the gradient was computed at,
+//                    folded in by the worker (d = g + λθ̂_i); true (PyTorch's SGD on a server, the
+//                    DANA authors' simulator, MXNet's DCASGD): at the server's θ when the message
+//                    is applied (d = g + λθ).
+std::vector<OptionSpec> convention_options();
+// The keys of `first` then those of `second`: a rule declaring two families of keys.
+inline std::vector<OptionSpec> joined_options(std::vector<OptionSpec> first,
+                                              const std::vector<OptionSpec>& second) {
+  first.insert(first.end(), second.begin(), second.end());
+  return first;
+}
+// For rules whose equations only exist with the rate inside the velocity.
+inline void require_lr_in_velocity(const AsyncOptions& options, const std::string& algo,
+                                   const std::string& why) {
+  if (options.lr_in_velocity) return;
+  throw ConfigError("lr_in_velocity = false is not defined for algo = \"" + algo + "\": " + why,
+                    "leave lr_in_velocity at true for " + algo);
+}
+inline bool decay_at_server(const AsyncOptions& options) {
+  return options.values.has("decay_at_server") && options.values.flag("decay_at_server");
+}
+
 // What every server rule holds: θ (its own contiguous copy of θ0), γ, N, and the per-call
 // checks. parameters_for sends θ itself; rules that send something else override it. Weight
-// decay is not the server's: workers fold it into their messages (async_rule.h).
+// decay is the workers' (they fold it into their messages, async_rule.h) unless decay_at_server.
 class ThetaServer : public AsyncServerRule {
  public:
   ThetaServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
       : options_(options),
         momentum_(options.momentum),
         workers_(workers),
+        lr_in_velocity_(options.lr_in_velocity),
         theta_(copy_parameters(theta0)),
-        momentum_scalar_(torch::full({}, options.momentum, theta_.options())) {}
+        momentum_scalar_(torch::full({}, options.momentum, theta_.options())),
+        server_decay_(decay_at_server(options) ? options.weight_decay : 0.0) {
+    if (server_decay_ != 0.0) decayed_ = torch::empty_like(theta_);
+  }
 
   void parameters_for(int64_t worker, torch::Tensor& out) override {
     check_worker(worker, workers_);
@@ -111,19 +144,33 @@ class ThetaServer : public AsyncServerRule {
     check_worker(worker, workers_);
     check_message(message, theta_);
   }
-  // v ← γv + ηd. γ multiplies as a 0-dim tensor: Tensor::mul_(double) wraps the double in a
-  // freshly allocated tensor on every call, and an update must not allocate.
-  void accumulate(torch::Tensor& v, const torch::Tensor& d, double lr) const {
-    v.mul_(momentum_scalar_).add_(d, lr);
+  // The message with weight decay at the server's θ when decay_at_server (d + λθ, in a scratch
+  // buffer), else the message itself.
+  const torch::Tensor& decayed(const torch::Tensor& message) {
+    if (server_decay_ == 0.0) return message;
+    at::add_out(decayed_, message, theta_, server_decay_);
+    return decayed_;
   }
+  // v ← γv + ηd (lr_in_velocity), or v ← γv + d. γ multiplies as a 0-dim tensor:
+  // Tensor::mul_(double) wraps the double in a freshly allocated tensor on every call, and an
+  // update must not allocate.
+  void accumulate(torch::Tensor& v, const torch::Tensor& d, double lr) const {
+    v.mul_(momentum_scalar_).add_(d, lr_in_velocity_ ? lr : 1.0);
+  }
+  // θ ← θ − v (lr_in_velocity), or θ ← θ − ηv: the heavy-ball step along a velocity.
+  void step_along(const torch::Tensor& v, double lr) { theta_.sub_(v, lr_in_velocity_ ? 1.0 : lr); }
+  int64_t decay_bytes() const { return bytes_of(decayed_); }
 
   AsyncOptions options_;  // resolved: the algorithm's own keys have their values
   double momentum_;       // γ
   int64_t workers_;       // N
+  bool lr_in_velocity_;   // the convention (convention_options)
   torch::Tensor theta_;   // θ
 
  private:
   torch::Tensor momentum_scalar_;  // γ, 0-dim
+  double server_decay_;            // λ when decay_at_server, else 0
+  torch::Tensor decayed_;          // d + λθ, scratch (decay_at_server only)
 };
 
 // One vector per worker: a single [N, P] block (one allocation, one checkpoint entry) and views
@@ -153,9 +200,9 @@ class CorrectedMessages : public Server {
   // d = message, d' = corrected_: the inner rule applies d'.
   void apply(int64_t worker, const torch::Tensor& message, double lr) final {
     this->check_call(worker, message);
-    correct(worker, message, corrected_);
+    correct(worker, message, lr, corrected_);
     Server::apply(worker, corrected_, lr);
-    applied();
+    applied(lr);
   }
   // d' is rebuilt on every update: counted, not checkpointed.
   int64_t state_bytes() const override {
@@ -168,11 +215,12 @@ class CorrectedMessages : public Server {
   }
 
  protected:
-  // out = d', from d and θ̂_i = sent_[worker] (which may serve as scratch: it is recorded again
-  // before the worker's next message).
-  virtual void correct(int64_t worker, const torch::Tensor& message, torch::Tensor& out) = 0;
-  // After the inner rule's update.
-  virtual void applied() {}
+  // out = d', from d (built at rate `lr`) and θ̂_i = sent_[worker] (which may serve as scratch:
+  // it is recorded again before the worker's next message).
+  virtual void correct(int64_t worker, const torch::Tensor& message, double lr,
+                       torch::Tensor& out) = 0;
+  // After the inner rule's update at rate `lr`.
+  virtual void applied(double /*lr*/) {}
 
   PerWorker sent_{this->theta_, this->workers_};               // θ̂_1..θ̂_N
   torch::Tensor corrected_ = torch::empty_like(this->theta_);  // d', scratch
@@ -196,10 +244,18 @@ AsyncAlgorithm rule_algorithm(std::string name, std::string description,
   return algorithm;
 }
 
-// Workers that send d = g + λθ̂_i.
+// Workers that send d = g + λθ̂_i, or the bare gradient g when the server takes the decay
+// (decay_at_server).
 struct DecayedGradientWorker : GradientWorkerRule {
   DecayedGradientWorker(const AsyncOptions& options, const torch::Tensor& theta0)
-      : GradientWorkerRule(options.weight_decay, theta0) {}
+      : GradientWorkerRule(decay_at_server(options) ? 0.0 : options.weight_decay, theta0) {}
+};
+
+// Workers that send the bare gradient g: rules whose server needs g itself (delay compensation
+// squares it) and applies the decay on its own.
+struct BareGradientWorker : GradientWorkerRule {
+  BareGradientWorker(const AsyncOptions&, const torch::Tensor& theta0)
+      : GradientWorkerRule(0.0, theta0) {}
 };
 
 // The registry entry of an algorithm whose workers send d = g + λθ̂_i.

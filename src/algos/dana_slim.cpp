@@ -20,7 +20,13 @@ using namespace async_internal;  // NOLINT(build/namespaces): the helpers of asy
 class DanaSlimServer : public ThetaServer {
  public:
   // No γ, η or λ at the server: the workers fold them into their messages.
-  using ThetaServer::ThetaServer;
+  DanaSlimServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
+      : ThetaServer(options, theta0, workers) {
+    require_lr_in_velocity(options, "dana-slim",
+                           "its server keeps the look-ahead by the workers' steps, which are "
+                           "DANA-Zero's only with the rate inside the velocities; dana-zero "
+                           "follows the DANA authors' form");
+  }
 
   // m = message, Θ = theta_.
   void apply(int64_t worker, const torch::Tensor& message, double /*lr*/) override {
@@ -29,6 +35,8 @@ class DanaSlimServer : public ThetaServer {
     theta_.sub_(message);
   }
 
+  // Θ is all the server holds, and what the rest of the DANA family evaluates too.
+  std::string evaluated_name() const override { return "look-ahead"; }
   int64_t state_bytes() const override { return bytes_of(theta_); }
   NamedTensors state() override { return {{"theta", theta_}}; }
 };

@@ -15,11 +15,23 @@
 #include "algos/async_algorithms.h"
 
 namespace dsgd {
+namespace async_internal {
+
+std::vector<OptionSpec> dana_options() {
+  return joined_options({boolean_option("dana.eval_theta", false,
+                                        "evaluate the server's theta instead of the look-ahead "
+                                        "theta - m*sum(v) that workers are sent (the DANA "
+                                        "authors' evaluation point, and dana-slim's only one)")},
+                        convention_options());
+}
+
+}  // namespace async_internal
 
 AsyncAlgorithm dana_zero_algorithm() {
   return async_internal::gradient_algorithm<async_internal::DanaZeroServer>(
       "dana-zero",
-      "DANA-Zero: a momentum buffer per worker; workers get the look-ahead theta - m*sum(v)");
+      "DANA-Zero: a momentum buffer per worker; workers get the look-ahead theta - m*sum(v)",
+      async_internal::dana_options());
 }
 
 }  // namespace dsgd

@@ -7,6 +7,8 @@
 // MS_i = 0 at the start is r_i = sqrt(ε).
 #include "algos/delay_compensation.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "algos/async_util.h"
@@ -15,11 +17,15 @@ namespace dsgd {
 
 using namespace async_internal;  // NOLINT(build/namespaces): the helpers of async_util.h
 
-std::vector<OptionSpec> delay_compensation_options() {
+std::vector<OptionSpec> delay_compensation_options(double constant_lambda) {
   OptionSpec lambda = number_option(
-      "dc.lambda", 0.04,
-      "delay-compensation strength λ_dc (default 0.04, or 2 with dc.adaptive: Zheng et al.)", 0.0);
-  lambda.default_from = [](const OptionValues& v) { return v.flag("dc.adaptive") ? 2.0 : 0.04; };
+      "dc.lambda", constant_lambda,
+      fmt::format("delay-compensation strength λ_dc (default {}, or 2 with dc.adaptive)",
+                  constant_lambda),
+      0.0);
+  lambda.default_from = [constant_lambda](const OptionValues& v) {
+    return v.flag("dc.adaptive") ? 2.0 : constant_lambda;
+  };
   return {lambda, boolean_option("dc.adaptive", false, "adaptive λ_dc (DC-ASGD-a)"),
           number_option("dc.ms_decay", 0.95, "decay m of the adaptive mean square", 0.0, 1.0)};
 }

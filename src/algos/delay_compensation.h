@@ -4,15 +4,18 @@
 //   g + λ_t·g⊙g⊙(θ − θ̂_i),
 // where λ_t = λ_dc, or in the adaptive variant (DC-ASGD-a) λ_t = λ_dc / sqrt(MS_i + ε) with
 // MS_i ← m·MS_i + (1−m)·g⊙g a per-worker mean square of the gradients (per worker as in the
-// authors' Multiverso code, with ε = 1e-7). The published defaults are λ = 0.04 for the constant
-// form (DC-ASGD-c) and λ₀ = 2, m = 0.95 for the adaptive one (DC-ASGD-a): the declared keys
-// (delay_compensation_options) default to them. g is the worker's message d = g + λθ̂_i, as in
-// MXNet's DCASGD. DelayCompensated<Server> puts the correction in front of any server rule.
-// Private to src/algos/.
+// authors' Multiverso code, with ε = 1e-7). g is the raw gradient, without weight decay, in both
+// references: MXNet's DCASGD computes g + wd·w + λ·g⊙g⊙(w − w_prev), and the DANA authors'
+// simulator corrects the raw gradient before its SGD step adds the decay. Workers of these rules
+// therefore send g, and the server adds the decay after the correction, at θ̂_i (dsgd's
+// convention) or at θ (decay_at_server, both references'). DelayCompensated<Server> puts the
+// correction in front of any server rule. Private to src/algos/.
 #pragma once
 
 #include <torch/torch.h>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "algos/async_rule.h"
@@ -21,7 +24,9 @@
 namespace dsgd {
 
 // The keys dc.lambda, dc.adaptive and dc.ms_decay, declared by every delay-compensated rule.
-std::vector<OptionSpec> delay_compensation_options();
+// dc.lambda defaults to `constant_lambda` (DC-ASGD-c: 0.04, MXNet's; the DANA authors' DANA-DC:
+// 2), or 2 with dc.adaptive (DC-ASGD-a, Zheng et al.).
+std::vector<OptionSpec> delay_compensation_options(double constant_lambda);
 
 class DelayCompensation {
  public:
@@ -53,9 +58,11 @@ class DelayCompensation {
 };
 
 // A server rule whose messages are delay-compensated before it applies them: it records what it
-// sends each worker as θ̂_i (CorrectedMessages) and applies d' = d + λ_t·d⊙d⊙(θ − θ̂_i) in place of
-// d, where θ is the inner rule's θ (theta_, not a look-ahead it may send). With λ_dc = 0, d' is
-// a copy of d and the rule is the inner one, operation for operation.
+// sends each worker as θ̂_i (CorrectedMessages) and applies d' = g + λ_t·g⊙g⊙(θ − θ̂_i) + λθ̂_i in
+// place of the bare gradient g its workers send (BareGradientWorker), where θ is the inner rule's
+// θ (theta_, not a look-ahead it may send). With decay_at_server the inner rule adds λθ instead of
+// λθ̂_i. With λ_dc = 0, d' is the inner rule's message d = g + λθ̂_i, built by the same operation
+// as a worker builds it, and the rule is the inner one, operation for operation.
 template <class Server>
 class DelayCompensated : public async_internal::CorrectedMessages<Server> {
   using Base = async_internal::CorrectedMessages<Server>;
@@ -71,14 +78,32 @@ class DelayCompensated : public async_internal::CorrectedMessages<Server> {
   }
 
  private:
-  // d = message, d' = out, θ̂_i = sent_[i].
-  void correct(int64_t worker, const torch::Tensor& message, torch::Tensor& out) override {
-    // d' = d + λ_t·d⊙d⊙(θ − θ̂_i)
-    out.copy_(message);
+  // g = message, d' = out, θ̂_i = sent_[i], λ = worker_decay_.
+  void correct(int64_t worker, const torch::Tensor& message, double /*lr*/,
+               torch::Tensor& out) override {
+    // d' = g + λθ̂_i   (d' = g with decay_at_server or λ = 0)
+    if (worker_decay_ != 0.0) {
+      at::add_out(out, message, this->sent_[worker], worker_decay_);
+    } else {
+      out.copy_(message);
+    }
+    // d' ← d' + λ_t·g⊙g⊙(θ − θ̂_i)
     compensation_.add_to(out, this->sent_[worker], worker, message, this->theta_, 1.0);
   }
 
   DelayCompensation compensation_{this->options_, this->theta_, this->workers_};  // MS_i
+  // λ at θ̂_i, unless the inner rule takes it at θ (decay_at_server)
+  double worker_decay_ =
+      async_internal::decay_at_server(this->options_) ? 0.0 : this->options_.weight_decay;
 };
+
+// The registry entry of a delay-compensated rule: its workers send the bare gradient.
+template <class Server>
+AsyncAlgorithm delay_compensated_algorithm(std::string name, std::string description,
+                                           std::vector<OptionSpec> specs) {
+  return async_internal::rule_algorithm<DelayCompensated<Server>,
+                                        async_internal::BareGradientWorker>(
+      std::move(name), std::move(description), std::move(specs));
+}
 
 }  // namespace dsgd

@@ -50,11 +50,20 @@ class ElasticServer : public ThetaServer {
  public:
   ElasticServer(const AsyncOptions& options, const torch::Tensor& theta0, int64_t workers)
       : ThetaServer(options, theta0, workers),
-        period_(options_.values.integer("easgd.tau")),
+        period_(checked_period(options)),
         alpha_(options_.values.number("easgd.beta") / static_cast<double>(workers_)),
         alpha_scalar_(torch::full({}, alpha_, theta_.options())) {
     local_.block.copy_(theta_.view({1, -1}).expand_as(local_.block));
     if (kLookAhead) sum_ = theta_ * static_cast<double>(workers_);
+  }
+
+  // τ, once the rule has refused a convention it has no equations for.
+  static int64_t checked_period(const AsyncOptions& options) {
+    if (kMomentum) {
+      require_lr_in_velocity(options, kLookAhead ? "dana-easgd" : "eamsgd",
+                             "the paper's Algorithm 2 has the rate inside the velocity");
+    }
+    return options.values.integer("easgd.tau");
   }
 
   // x^i for EASGD; x^i − δv^i for the momentum variants.
@@ -85,6 +94,9 @@ class ElasticServer : public ThetaServer {
     }
     ++steps;
   }
+
+  // The centre x̃, the model the paper evaluates.
+  std::string evaluated_name() const override { return "centre"; }
 
   int64_t state_bytes() const override {
     return bytes_of(theta_) + bytes_of(local_.block) + bytes_of(velocity_.block) +

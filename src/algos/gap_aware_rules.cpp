@@ -25,14 +25,14 @@ AsyncAlgorithm gap_aware_asgd_algorithm() {
       "ga-asgd",
       "Gap-Aware ASGD: each message divided by 1 + gap / typical step, per coordinate "
       "(Barkai et al. 2020), server momentum",
-      gap_aware_options());
+      joined_options(gap_aware_options(), convention_options()));
 }
 
 AsyncAlgorithm dana_gap_aware_algorithm() {
   return gradient_algorithm<GapAware<DanaZeroServer>>(
       "dana-ga",
       "DANA-GA: DANA-Zero with Gap-Aware's penalty on stale messages (Barkai et al. 2020)",
-      gap_aware_options());
+      joined_options(gap_aware_options(), dana_options()));
 }
 
 }  // namespace dsgd

@@ -18,6 +18,12 @@ void LocalSgd::step(torch::Tensor& theta, torch::Tensor& grad, double lr) {
     theta.add_(d, -lr);
     return;
   }
+  if (!options_.lr_in_velocity) {
+    // v ← γv + d;  θ ← θ − ηv, or Nesterov: θ ← θ − η(d + γv)
+    velocity_.mul_(gamma).add_(d);
+    theta.add_(options_.nesterov ? d.add_(velocity_, gamma) : velocity_, -lr);
+    return;
+  }
   // v ← γv + ηd
   velocity_.mul_(gamma).add_(d, lr);
   if (options_.nesterov) {

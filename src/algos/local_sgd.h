@@ -1,10 +1,12 @@
 // SGD with momentum, Nesterov and weight decay over one flat parameter vector: the optimizer of
-// single-worker training and of every synchronous learner. The learning rate sits inside the
-// velocity, as in every dsgd rule (algos/async_rule.h, docs/design.md):
+// single-worker training and of every synchronous learner. By default the learning rate sits
+// inside the velocity, as in every dsgd rule (algos/async_rule.h, docs/design.md):
 //   d = g + λθ,  v ← γv + ηd,  θ ← θ − v   (Nesterov: θ ← θ − (γv + ηd)).
 // At constant η this is torch::optim::SGD with dampening 0 (its buffer is v/η; tests pin this
 // down); when η changes, the velocity keeps the steps it was built from instead of rescaling
-// them. It costs a few fused passes over one tensor instead of a loop over every parameter.
+// them. With lr_in_velocity = false it is torch's form, v ← γv + d, θ ← θ − ηv (Nesterov:
+// θ ← θ − η(d + γv)), under any schedule. It costs a few fused passes over one tensor instead of a
+// loop over every parameter.
 #pragma once
 
 #include <torch/torch.h>
@@ -14,7 +16,8 @@ namespace dsgd {
 struct SgdOptions {
   double momentum = 0.0;  // γ
   bool nesterov = false;
-  double weight_decay = 0.0;  // λ
+  double weight_decay = 0.0;   // λ
+  bool lr_in_velocity = true;  // false: torch's form, the rate outside the velocity
 };
 
 class LocalSgd {

@@ -18,17 +18,19 @@ class MultiAsgdServer : public ThetaServer {
  public:
   using ThetaServer::ThetaServer;
 
-  // d = message, η = lr, γ = momentum_, θ = theta_, v_i = v_[i].
+  // d = message (+ λθ when decay_at_server), η = lr, γ = momentum_, θ = theta_, v_i = v_[i].
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
     check_call(worker, message);
     torch::Tensor& v = v_[worker];
-    // v_i ← γv_i + ηd
-    accumulate(v, message, lr);
-    // θ ← θ − v_i
-    theta_.sub_(v);
+    // v_i ← γv_i + ηd   (lr_in_velocity = false: v_i ← γv_i + d)
+    accumulate(v, decayed(message), lr);
+    // θ ← θ − v_i   (θ ← θ − ηv_i)
+    step_along(v, lr);
   }
 
-  int64_t state_bytes() const override { return bytes_of(theta_) + bytes_of(v_.block); }
+  int64_t state_bytes() const override {
+    return bytes_of(theta_) + bytes_of(v_.block) + decay_bytes();
+  }
   NamedTensors state() override { return {{"theta", theta_}, {"v", v_.block}}; }
 
  private:
@@ -39,7 +41,7 @@ class MultiAsgdServer : public ThetaServer {
 
 AsyncAlgorithm multi_asgd_algorithm() {
   return gradient_algorithm<MultiAsgdServer>(
-      "multi-asgd", "ASGD with one momentum buffer per worker at the server");
+      "multi-asgd", "ASGD with one momentum buffer per worker at the server", convention_options());
 }
 
 }  // namespace dsgd

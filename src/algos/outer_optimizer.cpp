@@ -31,10 +31,21 @@ OuterOptimizer::OuterOptimizer(const OuterOptions& options, const torch::Tensor&
   if (options_.momentum > 0.0) momentum_ = torch::zeros_like(anchor_);
 }
 
-void OuterOptimizer::step(torch::Tensor& params) {
+void OuterOptimizer::step(torch::Tensor& params, double inner_lr) {
   torch::NoGradGuard no_grad;
-  // Δ = θ_anchor − mean
+  // Δ = θ_anchor − mean   (SlowMo's form: Δ/η_t, and the step's rate α·η_t)
   at::sub_out(delta_, anchor_, params);
+  double rate = options_.lr;
+  if (!options_.lr_in_velocity) {
+    // A round whose last step had rate 0 (a cosine schedule's end) has no size in units of it:
+    // it leaves the buffer and the anchor as they are.
+    if (!(inner_lr > 0.0)) {
+      params.copy_(anchor_);
+      return;
+    }
+    delta_.div_(inner_lr);
+    rate *= inner_lr;
+  }
   const torch::Tensor* direction = &delta_;
   if (momentum_.defined()) {
     // u ← βu + Δ; heavy ball steps along u, Nesterov along βu + Δ.
@@ -46,7 +57,7 @@ void OuterOptimizer::step(torch::Tensor& params) {
     }
   }
   // θ ← θ_anchor − α·direction, the next anchor
-  params.copy_(anchor_).add_(*direction, -options_.lr);
+  params.copy_(anchor_).add_(*direction, -rate);
   anchor_.copy_(params);
 }
 

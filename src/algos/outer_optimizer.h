@@ -9,9 +9,13 @@
 //                                              β = 0.9 there, PyTorch's SGD step)
 // and θ becomes the next anchor on every learner. α = 1, β = 0 is plain averaging (θ = mean):
 // learners then hold no outer optimizer at all, so the mean is kept bit for bit. Δ keeps the inner
-// learning rate inside it, as dsgd's velocities do (docs/design.md): SlowMo divides Δ by the inner
-// rate γ_t and multiplies the outer step by it again, which is the same at a constant rate. Only
-// parameters take the outer step; BatchNorm buffers and local momentum are averaged as before.
+// learning rate inside it, as dsgd's velocities do (docs/design.md). With lr_in_velocity = false
+// the buffer is SlowMo's (fairscale's), in units of the inner rate η_t of the round's last step:
+//   u ← βu + Δ/η_t,   θ ← θ_anchor − α·η_t·u   (Nesterov: along βu + Δ/η_t),
+// the same at a constant rate. DiLoCo's outer step (OpenDiLoCo: PyTorch's SGD on Δ) is the default
+// form with outer.nesterov. Only parameters take the outer step; BatchNorm buffers and local
+// momentum are averaged as before. fairscale, used as its tutorial shows, anchors the first round
+// at the parameters after the first local step; dsgd, like fairscale's own test, at θ0.
 #pragma once
 
 #include <torch/torch.h>
@@ -26,6 +30,7 @@ struct OuterOptions {
   double lr = 1.0;        // α
   double momentum = 0.0;  // β
   bool nesterov = false;
+  bool lr_in_velocity = true;  // false: SlowMo's buffer, in units of the inner rate
   // α = 1, β = 0: the mean itself, no outer state.
   bool plain() const { return lr == 1.0 && momentum == 0.0; }
 };
@@ -41,8 +46,8 @@ class OuterOptimizer {
   OuterOptimizer(const OuterOptions& options, const torch::Tensor& params0);
 
   // `params` holds the learners' mean on entry and the outer step's result on return, which is
-  // also the next anchor.
-  void step(torch::Tensor& params);
+  // also the next anchor; `inner_lr` is the rate of the round's last local step.
+  void step(torch::Tensor& params, double inner_lr);
 
   torch::Tensor& anchor() { return anchor_; }
   torch::Tensor& momentum_buffer() { return momentum_; }  // undefined when β = 0

@@ -18,17 +18,18 @@ using namespace async_internal;  // NOLINT(build/namespaces): the helpers of asy
 
 AsyncAlgorithm asgd_algorithm() {
   return gradient_algorithm<ServerSgd<ServerMomentum::kNone>>(
-      "asgd", "asynchronous SGD: the server applies each (stale) gradient as it arrives");
+      "asgd", "asynchronous SGD: the server applies each (stale) gradient as it arrives",
+      convention_options());
 }
 
 AsyncAlgorithm asgd_momentum_algorithm() {
   return gradient_algorithm<ServerSgd<ServerMomentum::kHeavyBall>>(
-      "asgd-m", "ASGD with one heavy-ball momentum buffer at the server");
+      "asgd-m", "ASGD with one heavy-ball momentum buffer at the server", convention_options());
 }
 
 AsyncAlgorithm nag_asgd_algorithm() {
   return gradient_algorithm<ServerSgd<ServerMomentum::kNesterov>>(
-      "nag-asgd", "ASGD with Nesterov momentum at the server");
+      "nag-asgd", "ASGD with Nesterov momentum at the server", convention_options());
 }
 
 }  // namespace dsgd

@@ -19,27 +19,32 @@ class ServerSgd : public ThetaServer {
       : ThetaServer(options, theta0, workers),
         v_(kMomentum == ServerMomentum::kNone ? torch::Tensor() : torch::zeros_like(theta_)) {}
 
-  // d = message, η = lr, γ = momentum_, θ = theta_, v = v_.
+  // d = message (+ λθ when decay_at_server), η = lr, γ = momentum_, θ = theta_, v = v_.
   void apply(int64_t worker, const torch::Tensor& message, double lr) override {
     check_call(worker, message);
+    const torch::Tensor& d = decayed(message);
     if constexpr (kMomentum == ServerMomentum::kNone) {
       // θ ← θ − ηd
-      theta_.add_(message, -lr);
+      theta_.add_(d, -lr);
       return;
     }
-    // v ← γv + ηd
-    accumulate(v_, message, lr);
+    // v ← γv + ηd   (lr_in_velocity = false: v ← γv + d)
+    accumulate(v_, d, lr);
     if constexpr (kMomentum == ServerMomentum::kHeavyBall) {
-      // θ ← θ − v
-      theta_.sub_(v_);
-    } else {
+      // θ ← θ − v   (θ ← θ − ηv)
+      step_along(v_, lr);
+    } else if (lr_in_velocity_) {
       // θ ← θ − (γv + ηd)
-      theta_.add_(v_, -momentum_).add_(message, -lr);
+      theta_.add_(v_, -momentum_).add_(d, -lr);
+    } else {
+      // θ ← θ − η(d + γv), as PyTorch's nesterov step
+      at::add_out(nesterov_, d, v_, momentum_);
+      theta_.add_(nesterov_, -lr);
     }
   }
 
   int64_t state_bytes() const override {
-    return bytes_of(theta_) + (v_.defined() ? bytes_of(v_) : 0);
+    return bytes_of(theta_) + bytes_of(v_) + bytes_of(nesterov_) + decay_bytes();
   }
   NamedTensors state() override {
     if (!v_.defined()) return {{"theta", theta_}};
@@ -48,6 +53,10 @@ class ServerSgd : public ThetaServer {
 
  private:
   torch::Tensor v_;  // v; undefined without momentum
+  // d + γv, scratch of Nesterov's step with the rate outside the velocity
+  torch::Tensor nesterov_ = kMomentum == ServerMomentum::kNesterov && !lr_in_velocity_
+                                ? torch::empty_like(theta_)
+                                : torch::Tensor();
 };
 
 }  // namespace async_internal

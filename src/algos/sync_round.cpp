@@ -31,7 +31,11 @@ Learner::Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torc
   buffers.copy_(buffers0.reshape({-1}));
   params.copy_(params0.reshape({-1}));
   if (v > 0) optimizer.keep_velocity_in(state.narrow(0, p + b + p, v));
-  if (!outer_options.plain()) outer.emplace(outer_options, params);
+  if (!outer_options.plain()) {
+    OuterOptions options = outer_options;
+    options.lr_in_velocity = sgd.lr_in_velocity;
+    outer.emplace(options, params);
+  }
 }
 
 torch::Tensor Learner::averaged(bool with_velocity, bool with_buffers) const {
@@ -42,7 +46,8 @@ torch::Tensor Learner::averaged(bool with_velocity, bool with_buffers) const {
 }
 
 RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool average_momentum,
-                          std::vector<Learner>& learners, Communicator& communicator) {
+                          std::vector<Learner>& learners, Communicator& communicator,
+                          const std::function<void()>& before_averaging) {
   torch::NoGradGuard no_grad;
   RoundTraffic traffic;
   const size_t global = communicator.global_level();
@@ -59,12 +64,13 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
 
   std::optional<size_t> level = plan.averaging_after(step);
   if (!level || communicator.group_size(*level) <= 1) return traffic;
+  if (before_averaging) before_averaging();
   auto averaged = gather(
       learners, [&](Learner& l) { return l.averaged(average_momentum, plan.average_buffers); });
   communicator.average(*level, averaged);
   if (*level == global) {
     for (auto& learner : learners) {
-      if (learner.outer) learner.outer->step(learner.params);
+      if (learner.outer) learner.outer->step(learner.params, lr);
     }
   }
   return {level, communicator.group_size(*level), bytes_of(averaged.front())};

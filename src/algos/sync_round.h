@@ -8,6 +8,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -53,7 +54,11 @@ struct RoundTraffic {
 
 // Finishes step `step` (1-based) at learning rate `lr` for the learners this process holds.
 // A reduction among a single learner is skipped: it would change nothing and cost nothing.
+// `before_averaging`, when given, runs once after the local steps and just before parameters are
+// averaged (when they are), so that an engine can measure how far the learners drifted apart at
+// its largest (on MPI every rank calls it, so it may run collectives).
 RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool average_momentum,
-                          std::vector<Learner>& learners, Communicator& communicator);
+                          std::vector<Learner>& learners, Communicator& communicator,
+                          const std::function<void()>& before_averaging = {});
 
 }  // namespace dsgd

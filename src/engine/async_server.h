@@ -58,8 +58,8 @@ class AsyncServer {
   bool following_parameters() const { return actual_.defined(); }
   torch::Tensor& actual_parameters() { return actual_; }
 
-  // The parameters to evaluate.
-  const torch::Tensor& center() const { return rule_->center(); }
+  // The parameters to evaluate (AsyncServerRule::evaluated: θ, or the DANA family's look-ahead).
+  const torch::Tensor& evaluated() const { return rule_->evaluated(); }
   const AsyncServerRule& rule() const { return *rule_; }
   AsyncTelemetry& telemetry() { return telemetry_; }
   // The evaluation period's metrics columns: the telemetry's (which starts a new period) and the

@@ -31,6 +31,7 @@ AsyncOptions async_options(const RunConfig& c) {
   AsyncOptions o;
   o.momentum = c.momentum;
   o.weight_decay = c.weight_decay;
+  o.lr_in_velocity = c.lr_in_velocity;
   o.lr = c.lr;
   o.values = c.algo_options;
   return o;
@@ -115,6 +116,7 @@ AsyncSimulator::AsyncSimulator(Training& training)
 
   int64_t worker_bytes = 0;
   for (const auto& w : s.worker_rules) worker_bytes += w->state_bytes();
+  training_.report().evaluated = s.server->rule().evaluated_name();
   training_.report().server_bytes = s.server->rule().state_bytes();
   training_.report().worker_rule_bytes = worker_bytes;
 
@@ -258,7 +260,7 @@ void AsyncSimulator::run() {
     // Fresh parameters go out before after_update, so that a checkpoint it writes holds every
     // worker's pending computation.
     send(worker, updates + 1, now);
-    training_.after_update(updates + 1, loss, now, server.center(), telemetry);
+    training_.after_update(updates + 1, loss, now, server.evaluated(), telemetry);
   }
 
   training_.report().staleness_histogram = server.telemetry().histogram();

@@ -67,6 +67,7 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &server_bytes, 1, MPI_INT64_T, MPI_SUM, world_.comm()),
             "MPI_Allreduce");
   if (server_) {
+    training_.report().evaluated = server_->server->rule().evaluated_name();
     training_.report().server_bytes = server_bytes;
     training_.report().servers = shards_;
   }

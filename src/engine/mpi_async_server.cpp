@@ -119,7 +119,7 @@ void MpiAsyncEngine::run_shard() {
         if (order[0] == kApply) ops.send_params(worker, updates);
         break;
       case kEvaluate: {
-        send_floats(s.server->center().contiguous(), 0, kShardReply, comm);
+        send_floats(s.server->evaluated().contiguous(), 0, kShardReply, comm);
         double gap = s.server->telemetry().end_period()["gap_rms"];
         check_mpi(MPI_Send(&gap, 1, MPI_DOUBLE, 0, kShardReply, comm), "MPI_Send");
         break;
@@ -185,9 +185,9 @@ void MpiAsyncEngine::run_server() {
   torch::Tensor whole = s.shards > 1 ? torch::empty({s.params}) : torch::Tensor();
   std::vector<double> shard_gaps(static_cast<size_t>(s.shards), 0.0);
   auto parameters_to_evaluate = [&]() -> const torch::Tensor& {
-    if (s.shards == 1) return server.center();
+    if (s.shards == 1) return server.evaluated();
     order(kEvaluate, 0);
-    whole.slice(0, s.slice.lo, s.slice.hi).copy_(server.center());
+    whole.slice(0, s.slice.lo, s.slice.hi).copy_(server.evaluated());
     for (int k = 1; k < s.shards; ++k) {
       Slice slice = shard_slice(k, s.shards, s.params);
       torch::Tensor part = whole.slice(0, slice.lo, slice.hi);
@@ -225,7 +225,7 @@ void MpiAsyncEngine::run_server() {
       ops.apply(worker, updates);
       if (!last) ops.send_params(worker, updates + 1);
       const torch::Tensor& evaluated =
-          training_.evaluation_due(updates + 1) ? parameters_to_evaluate() : server.center();
+          training_.evaluation_due(updates + 1) ? parameters_to_evaluate() : server.evaluated();
       training_.request_stop(stronger_interrupt(pending_interrupt(), s.stop_signal));
       training_.after_update(updates + 1, loss, elapsed(), evaluated, telemetry);
     }

@@ -117,9 +117,21 @@ void MpiSyncEngine::run() {
     torch::Tensor loss_and_signals = torch::cat({loss, signal_counts(pending_interrupt())});
     Clock::time_point t1 = Clock::now();
     const double collectives_before = comm.seconds_in_collectives();
-    RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
-                                              c.average_momentum, s.learner, comm);
-    const double round_seconds = comm.seconds_in_collectives() - collectives_before;
+    const bool evaluating = training_.evaluation_due(round + 1);
+    std::map<std::string, double> spreads;  // at their largest: before this round's averaging
+    // Measuring them is telemetry: its collectives and time are left out of the round's.
+    double measuring = 0.0, measuring_collectives = 0.0;
+    RoundTraffic round_traffic = finish_round(
+        s.plan, round + 1, training_.lr_at(round), c.average_momentum, s.learner, comm, [&] {
+          if (!evaluating) return;
+          const Clock::time_point start = Clock::now();
+          const double collectives = comm.seconds_in_collectives();
+          spreads = spread_columns(s.learner, comm);
+          measuring_collectives = comm.seconds_in_collectives() - collectives;
+          measuring = seconds(start, Clock::now());
+        });
+    const double round_seconds =
+        comm.seconds_in_collectives() - collectives_before - measuring_collectives;
     comm.sum(comm.global_level(), loss_and_signals);
     loss = loss_and_signals.narrow(0, 0, 1);
     const int stop = agreed_signal(loss_and_signals.narrow(0, 1, std::size(kInterruptSignals)));
@@ -127,10 +139,9 @@ void MpiSyncEngine::run() {
     SyncTraffic& t = *s.traffic;
     t.record(round_traffic, world_.size(), round_seconds);
     t.compute_time += seconds(t0, t1);
-    t.comm_time += seconds(t1, t2);
+    t.comm_time += seconds(t1, t2) - measuring;
 
     std::map<std::string, double> row;
-    const bool evaluating = training_.evaluation_due(round + 1);
     if (evaluating || stop != 0) {
       // Every learner's state, for the checkpoint an evaluation or a stop writes.
       gather(learner.params, "params");
@@ -143,8 +154,9 @@ void MpiSyncEngine::run() {
     }
     if (evaluating) {
       // The learners' average goes into the replica for rank 0 to evaluate.
-      const double spread = average_learners_into(model, s.learner, comm, s.plan.average_buffers);
-      row = evaluation_row(t, spread, s.learner, comm);
+      average_learners_into(model, s.learner, comm, s.plan.average_buffers);
+      if (spreads.empty()) spreads = spread_columns(s.learner, comm);
+      row = evaluation_row(t, spreads);
       training_.report().traffic = t.columns();
     }
     training_.request_stop(stop);

@@ -10,7 +10,8 @@ void SingleWorker::run() {
   const TensorMap* resume = resume_;
   const RunConfig& config = training.config();
   FlatModel& model = training.model();
-  LocalSgd optimizer({config.momentum, config.nesterov, config.weight_decay}, model.params());
+  LocalSgd optimizer({config.momentum, config.nesterov, config.weight_decay, config.lr_in_velocity},
+                     model.params());
   if (resume != nullptr) {
     model.params().copy_(checkpoint_entry(*resume, "engine/params"));
     if (optimizer.momentum_buffer().defined()) {

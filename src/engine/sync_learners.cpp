@@ -12,7 +12,9 @@ SyncPlan sync_plan(const RunConfig& c, int64_t steps_per_epoch) {
   return plan;
 }
 
-SgdOptions sgd_options(const RunConfig& c) { return {c.momentum, c.nesterov, c.weight_decay}; }
+SgdOptions sgd_options(const RunConfig& c) {
+  return {c.momentum, c.nesterov, c.weight_decay, c.lr_in_velocity};
+}
 
 LinkCost link_cost(const SyncPlan& plan, size_t level, const RunConfig& c) {
   if (plan.levels.at(level).cost) return *plan.levels[level].cost;
@@ -113,8 +115,8 @@ double spread_around(std::vector<Learner>& learners, const std::vector<torch::Te
 
 }  // namespace
 
-double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
-                             Communicator& communicator, bool average_buffers) {
+void average_learners_into(FlatModel& model, std::vector<Learner>& learners,
+                           Communicator& communicator, bool average_buffers) {
   torch::NoGradGuard no_grad;
   // [buffers | params] (or [params]) of each learner, averaged in place
   std::vector<torch::Tensor> means;
@@ -123,9 +125,6 @@ double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
   const int64_t b = average_buffers ? model.buffers().numel() : 0;
   model.buffers().copy_(average_buffers ? means.front().narrow(0, 0, b) : learners.front().buffers);
   model.params().copy_(means.front().narrow(0, b, model.params().numel()));
-  // Every learner's global mean is the model's parameters.
-  return spread_around(learners, std::vector<torch::Tensor>(learners.size(), model.params()),
-                       communicator);
 }
 
 double learner_spread(std::vector<Learner>& learners, Communicator& communicator, size_t level) {
@@ -136,17 +135,24 @@ double learner_spread(std::vector<Learner>& learners, Communicator& communicator
   return spread_around(learners, means, communicator);
 }
 
-std::map<std::string, double> evaluation_row(const SyncTraffic& traffic, double global_spread,
-                                             std::vector<Learner>& learners,
+std::map<std::string, double> spread_columns(std::vector<Learner>& learners,
                                              Communicator& communicator) {
-  std::map<std::string, double> row = traffic.columns();
-  row["learner_spread"] = global_spread;
+  std::map<std::string, double> columns;
+  const double global = learner_spread(learners, communicator, communicator.global_level());
+  columns["learner_spread"] = global;
   if (communicator.levels() >= 2) {
     for (size_t l = 0; l + 1 < communicator.levels(); ++l) {
-      row[level_column(l, "spread")] = learner_spread(learners, communicator, l);
+      columns[level_column(l, "spread")] = learner_spread(learners, communicator, l);
     }
-    row[level_column(communicator.global_level(), "spread")] = global_spread;
+    columns[level_column(communicator.global_level(), "spread")] = global;
   }
+  return columns;
+}
+
+std::map<std::string, double> evaluation_row(const SyncTraffic& traffic,
+                                             const std::map<std::string, double>& spreads) {
+  std::map<std::string, double> row = traffic.columns();
+  row.insert(spreads.begin(), spreads.end());
   return row;
 }
 

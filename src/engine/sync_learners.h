@@ -72,22 +72,26 @@ torch::Tensor learner_gradient(ModelReplica& replica, torch::Device device, Lear
 
 // The model a user would take away, into `model`: the mean of every learner's parameters and
 // BatchNorm buffers (what a global reduction would produce; with `average_buffers` false, the
-// buffers of this process's first learner, learner 0 on rank 0), and how far the learners have
-// drifted from it, sqrt(mean over learners of mean((θ_j − θ̄)²)), which it returns. `learners`
-// are this process's (all P in the simulator, one per MPI rank); the communicator's global
-// average takes in the others, so both engines compute it the same way.
-double average_learners_into(FlatModel& model, std::vector<Learner>& learners,
-                             Communicator& communicator, bool average_buffers = true);
+// buffers of this process's first learner, learner 0 on rank 0). `learners` are this process's
+// (all P in the simulator, one per MPI rank); the communicator's global average takes in the
+// others, so both engines compute it the same way.
+void average_learners_into(FlatModel& model, std::vector<Learner>& learners,
+                           Communicator& communicator, bool average_buffers = true);
 
 // How far the learners have drifted from their group's mean at `level`:
 // sqrt(mean over learners of mean((θ_j − θ̄_group(j))²)).
 double learner_spread(std::vector<Learner>& learners, Communicator& communicator, size_t level);
 
-// The evaluation row of a synchronous engine: the traffic columns, learner_spread (the global
-// one, `global_spread`) and, with two levels or more, level<l>_spread for every inner level.
-std::map<std::string, double> evaluation_row(const SyncTraffic& traffic, double global_spread,
-                                             std::vector<Learner>& learners,
+// The spread columns: learner_spread (around the global mean) and, with two levels or more,
+// level<l>_spread for every level. The engines measure them just before an evaluation round's
+// averaging (finish_round's before_averaging), where the learners are furthest apart, or at the
+// evaluation when that round does not average.
+std::map<std::string, double> spread_columns(std::vector<Learner>& learners,
                                              Communicator& communicator);
+
+// The evaluation row of a synchronous engine: the traffic columns and the spread columns.
+std::map<std::string, double> evaluation_row(const SyncTraffic& traffic,
+                                             const std::map<std::string, double>& spreads);
 
 // Checkpoint entries of learner `index`: engine/learner/<index>/{params,buffers,velocity}.
 void save_learner(TensorMap& checkpoint, int64_t index, Learner& learner);

@@ -85,8 +85,14 @@ void SyncSimulator::run() {
                                               s.streams[l].batch(round)));
       slowest = std::max(slowest, s.timing->duration(i, round));
     }
+    const bool evaluating = training_.evaluation_due(round + 1);
+    std::map<std::string, double> spreads;  // at their largest: before this round's averaging
     RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
-                                              c.average_momentum, s.learners, *s.communicator);
+                                              c.average_momentum, s.learners, *s.communicator, [&] {
+                                                if (evaluating)
+                                                  spreads =
+                                                      spread_columns(s.learners, *s.communicator);
+                                              });
     SyncTraffic& t = *s.traffic;
     t.compute_time += slowest;
     if (round_traffic.level) {
@@ -97,10 +103,10 @@ void SyncSimulator::run() {
     }
 
     std::map<std::string, double> row;
-    if (training_.evaluation_due(round + 1)) {
-      const double spread =
-          average_learners_into(model, s.learners, *s.communicator, s.plan.average_buffers);
-      row = evaluation_row(t, spread, s.learners, *s.communicator);
+    if (evaluating) {
+      average_learners_into(model, s.learners, *s.communicator, s.plan.average_buffers);
+      if (spreads.empty()) spreads = spread_columns(s.learners, *s.communicator);
+      row = evaluation_row(t, spreads);
       training_.report().traffic = t.columns();
     }
     torch::Tensor loss = loss_sum / static_cast<double>(learners);

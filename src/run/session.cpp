@@ -286,6 +286,7 @@ void Session::write_summary(const std::string& status, const std::string& error)
   if (!folder_) return;
   progress_.finish();
   nlohmann::json summary = outcome_;
+  if (report_.evaluated) summary["evaluated"] = *report_.evaluated;
   if (report_.server_bytes) summary["server_bytes"] = *report_.server_bytes;
   if (report_.worker_rule_bytes) summary["worker_rule_bytes"] = *report_.worker_rule_bytes;
   if (report_.servers) summary["servers"] = *report_.servers;

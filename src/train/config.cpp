@@ -262,6 +262,11 @@ const std::vector<KeySpec>& key_specs() {
       spec("nesterov", &RunConfig::nesterov,
            "Nesterov momentum for sgd and sync learners (async: use nag-asgd or dana-*)", {},
            uses_local_optimizer, "sgd and the synchronous family"),
+      spec("lr_in_velocity", &RunConfig::lr_in_velocity,
+           "the rate inside every velocity, v = m*v + lr*d, theta -= v (the DANA paper's "
+           "equations); false: v = m*v + d, theta -= lr*v, as PyTorch's SGD, the DANA authors' "
+           "simulator and SlowMo's outer buffer; equal at a constant lr (yellowfin: "
+           "yf.rate_in_velocity)"),
       spec("weight_decay", &RunConfig::weight_decay, "weight decay λ", at_least(0)),
       spec("lr_schedule", &RunConfig::lr_schedule, "constant, multistep or cosine",
            one_of({"constant", "multistep", "cosine"})),

@@ -28,6 +28,9 @@ struct RunConfig {
   double lr = 0.05;
   double momentum = 0.9;
   bool nesterov = false;
+  // Where the learning rate sits: v ← γv + ηd, θ ← θ − v (true, the DANA paper's equations) or
+  // v ← γv + d, θ ← θ − ηv (false, PyTorch's SGD). Equal at a constant rate.
+  bool lr_in_velocity = true;
   double weight_decay = 0.0;
   std::string lr_schedule = "cosine";
   std::vector<double> lr_milestones;

@@ -18,6 +18,7 @@ namespace dsgd {
 
 // What an engine tells summary.json about itself, typed; unset fields are left out.
 struct EngineReport {
+  std::optional<std::string> evaluated;      // async: the point evaluated ("theta", "look-ahead")
   std::optional<int64_t> server_bytes;       // async: the server rule's state, all shards
   std::optional<int64_t> worker_rule_bytes;  // async simulator: every worker rule's state
   std::optional<int64_t> servers;            // async MPI: server shards
