@@ -23,11 +23,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Twelve colours that stay apart from each other in print (ColorBrewer "Paired", reordered so
-// that the first few are the most distinct); a thirteenth line reuses the first colour dashed.
-const char* const kColours[] = {"#1f78b4", "#e31a1c", "#33a02c", "#ff7f00", "#6a3d9a", "#b15928",
-                                "#a6cee3", "#fb9a99", "#b2df8a", "#fdbf6f", "#cab2d6", "#000000"};
+// Eight colours that stay apart for every kind of colour vision (Okabe and Ito, with a darker
+// yellow and grey for the eighth), and four dash patterns cycling against them, so that each of a
+// panel's lines (at most eight: report_figures.h) differs from every other in colour and most in
+// dash too; a ninth line would reuse a colour with another dash and marker.
+const char* const kColours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+                                "#000000", "#e69f00", "#56b4e9", "#777777"};
 constexpr size_t kColourCount = sizeof(kColours) / sizeof(kColours[0]);
+constexpr int kDashes = 4;
 
 std::string quoted(const std::string& text) {
   std::string out = "\"";
@@ -104,7 +107,8 @@ void draw_figure(const std::string& base, const std::string& title,
       if (count == 0) continue;
       data << "# " << curve.title << "\n" << points.str() << "\n\n";
       const std::string colour = kColours[c % kColourCount];
-      const int dash = c < kColourCount ? 1 : 2;
+      const int dash = 1 + static_cast<int>((c + c / kColourCount) % kDashes);
+      const int marker = 5 + static_cast<int>(c / kColourCount) * 2;  // filled square, circle, ...
       if (has_band(curve)) {
         parts.push_back(
             fmt::format("{} index {} using 1:3:4 with filledcurves fs transparent "
@@ -112,10 +116,9 @@ void draw_figure(const std::string& base, const std::string& title,
                         quoted(name + ".dat"), block, colour));
       }
       parts.push_back(fmt::format(
-          "{} index {} using 1:2 with {} lw 1.5 dt {} lc rgb \"{}\" "
+          "{} index {} using 1:2 with linespoints pt {} ps 0.45 lw 1.5 dt {} lc rgb \"{}\" "
           "title {}",
-          quoted(name + ".dat"), block, panel.points ? "linespoints pt 7 ps 0.5" : "lines", dash,
-          colour, quoted(curve.title)));
+          quoted(name + ".dat"), block, marker, dash, colour, quoted(curve.title)));
       ++block;
     }
     plots << "set title " << quoted(panel.title) << "\n";
@@ -123,10 +126,12 @@ void draw_figure(const std::string& base, const std::string& title,
     plots << "set ylabel " << quoted(panel.y_label) << "\n";
     plots << (panel.log_y ? "set logscale y\nset format y \"%g\"\n"
                           : "unset logscale y\nset format y \"% h\"\n");
-    plots << "set key " << panel.key << "\n";
+    plots << (panel.log_x ? "set logscale x 2\nset xtics 2\n"
+                          : "unset logscale x\nset xtics autofreq\n");
+    plots << "set key outside right top vertical\n";
     if (parts.empty()) {
       // Keeps the grid's places: an empty panel says that nothing was there to draw.
-      plots << "unset logscale y\nset label 1 \"no data\" at graph 0.5, graph 0.5 center\n"
+      plots << "unset logscale xy\nset label 1 \"no data\" at graph 0.5, graph 0.5 center\n"
             << "plot [0:1] [0:1] NaN notitle\nunset label 1\n";
       continue;
     }
@@ -136,7 +141,7 @@ void draw_figure(const std::string& base, const std::string& title,
   }
   const int rows = static_cast<int>((panels.size() + 1) / 2);
   const int columns = panels.size() > 1 ? 2 : 1;
-  const int width = 560 * columns;
+  const int width = 720 * columns;  // each panel keeps its legend beside it
   const int height = 380 * rows + 40;
   std::ostringstream script;
   script << "# Made by dsgd report; `gnuplot " << name << ".gp` in this folder draws it again.\n"

@@ -17,14 +17,15 @@ struct Curve {
   std::vector<double> high;
 };
 
+// Every line marks its points (one per evaluation), has a colour and a dash of its own among the
+// panel's lines, and the legend sits outside the data, right of the panel.
 struct Panel {
   std::string title;
   std::string x_label;
   std::string y_label;
   bool log_y = false;
-  std::string key = "top right";  // where gnuplot puts the legend
-  bool points = false;            // mark each value (for few, discrete x values)
   std::vector<Curve> curves;
+  bool log_x = false;  // base 2: worker counts
 };
 
 // Writes base.png, base.svg, base.dat and base.gp. Throws Error when gnuplot is missing or fails,

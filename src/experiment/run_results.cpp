@@ -72,6 +72,7 @@ RunResult read_run(const fs::path& dir, Labels labels) {
   run.final_acc = summary.value("final_test_acc", 0.0);
   run.best_acc = summary.value("best_test_acc", 0.0);
   run.wall_time = summary.value("wall_time", 0.0);
+  run.epochs = summary.value("epochs", 0.0);
   run.staleness_histogram = summary.value("staleness_histogram", std::vector<double>{});
   if (summary.contains("traffic")) {
     for (const auto& [key, value] : summary["traffic"].items()) {
@@ -125,6 +126,12 @@ void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& ex
   if (layout.columns.empty()) layout.columns = report.value("columns", "");
   if (layout.target == 0.0) layout.target = report.value("target", 0.0);
   if (layout.target_config.empty()) layout.target_config = report.value("target_config", "");
+  for (const auto& key : report.value("key_dimensions", std::vector<std::string>{})) {
+    if (std::find(layout.key_dimensions.begin(), layout.key_dimensions.end(), key) ==
+        layout.key_dimensions.end()) {
+      layout.key_dimensions.push_back(key);
+    }
+  }
   if (!sweep.value("spec", "").empty()) experiment.specs.push_back(sweep.value("spec", ""));
   for (const auto& point : sweep.at("points")) {
     Labels labels;

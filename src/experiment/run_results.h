@@ -23,6 +23,7 @@ struct RunResult {
   double final_acc = 0.0;
   double best_acc = 0.0;
   double wall_time = 0.0;
+  double epochs = 0.0;  // how far it got (a running or interrupted run's last evaluation)
   std::vector<double> staleness_histogram;
   std::map<std::string, double> traffic;  // sync family: bytes and reductions
   // metrics.csv by column: one value per evaluation.

@@ -81,7 +81,8 @@ void write_sweep_json(const SweepSpec& spec) {
                             {"rows", spec.report.rows},
                             {"columns", spec.report.columns},
                             {"target", spec.report.target},
-                            {"target_config", spec.report.target_config}}},
+                            {"target_config", spec.report.target_config},
+                            {"key_dimensions", spec.report.key_dimensions}}},
                           {"spec", spec.spec_path},
                           {"points", points}};
   fs::create_directories(spec.out);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -111,6 +112,34 @@ std::string expand_dir(const std::string& source, const std::string& pattern,
     i = close;
   }
   return out;
+}
+
+// A config key every point sets (in [set], [grid] or its [[configs]] entry) as a report
+// dimension of its own: each point gets the label key = its value (strings without quotes), and
+// the key joins spec.dimensions after the others. So a sweep of named configurations can be
+// tabled and plotted by, say, algo against workers. False, changing nothing, when a point does
+// not set the key.
+bool label_by_key(SweepSpec& spec, const std::string& key) {
+  std::vector<std::string> values;
+  for (const SweepPoint& point : spec.points) {
+    std::optional<std::string> value;
+    for (const std::string& o : point.overrides) {
+      const size_t equals = o.find('=');
+      if (equals != std::string::npos && o.compare(0, equals, key) == 0 && equals == key.size()) {
+        value = o.substr(equals + 1);
+      }
+    }
+    if (!value) return false;
+    if (value->size() >= 2 && value->front() == '\'' && value->back() == '\'') {
+      *value = value->substr(1, value->size() - 2);
+    }
+    values.push_back(*value);
+  }
+  for (size_t i = 0; i < spec.points.size(); ++i)
+    spec.points[i].labels.emplace_back(key, values[i]);
+  spec.dimensions.push_back(key);
+  spec.report.key_dimensions.push_back(key);
+  return true;
 }
 
 }  // namespace
@@ -289,9 +318,9 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& source,
       } else if (name == "rows" || name == "columns") {
         const bool known_dimension = std::find(spec.dimensions.begin(), spec.dimensions.end(),
                                                value) != spec.dimensions.end();
-        if (!known_dimension || value == "seed") {
-          fail(source, fmt::format("report.{} = \"{}\" is not a dimension of this sweep other "
-                                   "than seed ({})",
+        if (value == "seed" || (!known_dimension && !label_by_key(spec, value))) {
+          fail(source, fmt::format("report.{} = \"{}\" is neither a dimension of this sweep "
+                                   "other than seed ({}) nor a config key every run sets",
                                    name, value, fmt::join(spec.dimensions, ", ")));
         }
         (name == "rows" ? layout.rows : layout.columns) = value;

@@ -20,10 +20,17 @@ namespace dsgd {
 struct ReportLayout {
   std::string title;
   std::string notes;  // markdown kept at the top of the report: what was run and why
+  // The dimensions the report's table goes down and across: sweep dimensions, or config keys
+  // every run sets (key_dimensions), e.g. rows = "algo", columns = "workers".
   std::string rows;
   std::string columns;
   double target = 0.0;  // 0: none
+  // A value of `rows` whose final accuracy is the target: the configuration with that value and
+  // the same other labels, or, when there is none, the one configuration with that value.
   std::string target_config;
+  // Config keys made report dimensions (rows or columns that are not sweep dimensions). The
+  // `config` dimension is then only a name: groups are formed without it.
+  std::vector<std::string> key_dimensions;
 };
 
 struct SweepPoint {

@@ -1,0 +1,178 @@
+// The report's figures; see report_figures.h.
+#include "experiment/report_figures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace dsgd {
+namespace {
+
+// The curve of one metrics column against another, over the seeds of a configuration: row i of
+// every seed that has one, the mean and the band from the lowest to the highest seed.
+Curve seed_curve(const Configuration& c, const std::string& title, const std::string& x_column,
+                 const std::string& y_column) {
+  Curve curve{title, {}, {}, {}, {}};
+  for (size_t i = 0;; ++i) {
+    double x = 0.0;
+    std::vector<double> ys;
+    bool any_longer = false;
+    for (const auto& run : c.runs) {
+      auto xs = run.metrics.find(x_column);
+      auto yc = run.metrics.find(y_column);
+      if (xs == run.metrics.end() || yc == run.metrics.end() || i >= yc->second.size()) continue;
+      any_longer = true;
+      if (std::isnan(yc->second[i]) || std::isnan(xs->second[i])) continue;
+      x += xs->second[i];
+      ys.push_back(yc->second[i]);
+    }
+    if (!any_longer) break;
+    if (ys.empty()) continue;
+    curve.x.push_back(x / static_cast<double>(ys.size()));
+    curve.mean.push_back(seed_stats(ys).mean);
+    curve.low.push_back(*std::min_element(ys.begin(), ys.end()));
+    curve.high.push_back(*std::max_element(ys.begin(), ys.end()));
+  }
+  return curve;
+}
+
+// The share of updates applied at each staleness τ, over the seeds.
+Curve staleness_curve(const Configuration& c, const std::string& title) {
+  std::vector<std::vector<double>> shares;
+  size_t length = 0;
+  for (const auto& run : c.runs) {
+    double total = 0.0;
+    for (double count : run.staleness_histogram) total += count;
+    if (total <= 0.0) continue;
+    std::vector<double> share;
+    for (double count : run.staleness_histogram) share.push_back(count / total);
+    length = std::max(length, share.size());
+    shares.push_back(std::move(share));
+  }
+  Curve curve{title, {}, {}, {}, {}};
+  for (size_t tau = 0; tau < length; ++tau) {
+    std::vector<double> ys;
+    for (const auto& share : shares) ys.push_back(tau < share.size() ? share[tau] : 0.0);
+    curve.x.push_back(static_cast<double>(tau));
+    curve.mean.push_back(seed_stats(ys).mean);
+    curve.low.push_back(*std::min_element(ys.begin(), ys.end()));
+    curve.high.push_back(*std::max_element(ys.begin(), ys.end()));
+  }
+  return curve;
+}
+
+bool any_metric(const std::vector<const Configuration*>& group, const std::string& column) {
+  for (const auto* c : group) {
+    for (const auto& run : c->runs) {
+      if (last_metric(run, column)) return true;
+    }
+  }
+  return false;
+}
+
+// `items` cut into ceil(n / kMaxSeries) parts of nearly equal size, in order.
+std::vector<std::vector<const Configuration*>> even_parts(
+    const std::vector<const Configuration*>& items) {
+  std::vector<std::vector<const Configuration*>> parts;
+  if (items.empty()) return parts;
+  const size_t count = (items.size() + kMaxSeries - 1) / kMaxSeries;
+  for (size_t p = 0, start = 0; p < count; ++p) {
+    const size_t size = items.size() / count + (p < items.size() % count ? 1 : 0);
+    parts.emplace_back(items.begin() + static_cast<std::ptrdiff_t>(start),
+                       items.begin() + static_cast<std::ptrdiff_t>(start + size));
+    start += size;
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::vector<std::vector<const Configuration*>> series_parts(
+    const std::vector<const Configuration*>& group, const SeriesName& name) {
+  if (group.size() <= kMaxSeries) return {group};
+  std::vector<const Configuration*> dana, others;
+  for (const auto* c : group) (name(*c).rfind("dana", 0) == 0 ? dana : others).push_back(c);
+  std::vector<std::vector<const Configuration*>> parts = even_parts(others);
+  for (auto& part : even_parts(dana)) parts.push_back(std::move(part));
+  return parts;
+}
+
+std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
+                                const SeriesName& name) {
+  std::vector<Panel> panels = {
+      {"test accuracy", "epoch", "test accuracy", false, {}},
+      {"test accuracy against simulated time", "simulated time", "test accuracy", false, {}},
+      {"training loss", "epoch", "training loss", true, {}},
+      {"training loss against simulated time", "simulated time", "training loss", true, {}}};
+  for (const auto* c : part) {
+    panels[0].curves.push_back(seed_curve(*c, name(*c), "epoch", "test_acc"));
+    panels[1].curves.push_back(seed_curve(*c, name(*c), "sim_time", "test_acc"));
+    panels[2].curves.push_back(seed_curve(*c, name(*c), "epoch", "train_loss"));
+    panels[3].curves.push_back(seed_curve(*c, name(*c), "sim_time", "train_loss"));
+  }
+  bool histograms = false;
+  for (const auto* c : part) {
+    for (const auto& run : c->runs) histograms = histograms || !run.staleness_histogram.empty();
+  }
+  if (histograms) {
+    Panel panel{"staleness of the applied messages",
+                "staleness (server updates)",
+                "share of updates",
+                true,
+                {}};
+    for (const auto* c : part) panel.curves.push_back(staleness_curve(*c, name(*c)));
+    panels.push_back(std::move(panel));
+  }
+  if (any_metric(part, "learner_spread")) {
+    Panel panel{
+        "learner spread before the last average of each period", "epoch", "spread", true, {}};
+    for (const auto* c : part) {
+      panel.curves.push_back(seed_curve(*c, name(*c), "epoch", "learner_spread"));
+    }
+    panels.push_back(std::move(panel));
+  }
+  return panels;
+}
+
+bool numeric_labels(const std::vector<const Configuration*>& group, const std::string& column) {
+  for (const auto* c : group) {
+    const std::string value = label_of(c->labels, column);
+    char* end = nullptr;
+    std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size()) return false;
+  }
+  return !group.empty();
+}
+
+Panel accuracy_against(const std::vector<const Configuration*>& group, const std::string& row,
+                       const std::string& column) {
+  Panel panel{"final test accuracy against " + column, column, "final test accuracy", false, {}};
+  panel.log_x = true;
+  std::vector<std::string> rows;
+  for (const auto* c : group) {
+    const std::string r = label_of(c->labels, row);
+    if (std::find(rows.begin(), rows.end(), r) == rows.end()) rows.push_back(r);
+  }
+  for (const std::string& r : rows) {
+    std::map<double, std::vector<double>> finals;  // by column value, in order
+    for (const auto* c : group) {
+      if (label_of(c->labels, row) != r) continue;
+      const double x = std::stod(label_of(c->labels, column));
+      for (const auto& run : c->runs) {
+        if (run.status == "ok") finals[x].push_back(run.final_acc);
+      }
+    }
+    Curve curve{r, {}, {}, {}, {}};
+    for (const auto& [x, ys] : finals) {
+      if (ys.empty()) continue;
+      curve.x.push_back(x);
+      curve.mean.push_back(seed_stats(ys).mean);
+      curve.low.push_back(*std::min_element(ys.begin(), ys.end()));
+      curve.high.push_back(*std::max_element(ys.begin(), ys.end()));
+    }
+    panel.curves.push_back(std::move(curve));
+  }
+  return panel;
+}
+
+}  // namespace dsgd

@@ -1,0 +1,256 @@
+// The summary of each configuration and the columns of the report's table; see report_table.h.
+#include "experiment/report_table.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <sstream>
+#include <tuple>
+
+#include "run/progress.h"
+
+namespace dsgd {
+namespace {
+
+bool ok(const RunResult& run) { return run.status == "ok"; }
+
+std::vector<double> values_of(const Configuration& c, double RunResult::*field) {
+  std::vector<double> values;
+  for (const auto& run : c.runs) {
+    if (ok(run)) values.push_back(run.*field);
+  }
+  return values;
+}
+
+std::optional<double> mean_of(const std::vector<double>& values) {
+  if (values.empty()) return std::nullopt;
+  return seed_stats(values).mean;
+}
+
+std::string mean_std(const SeedStats& s, int digits) {
+  if (s.n == 0) return "-";
+  if (s.n == 1) return fmt::format("{:.{}f}", s.mean, digits);
+  return fmt::format("{:.{}f} ± {:.{}f}", s.mean, digits, s.std, digits);
+}
+
+// A CSV field, quoted where it holds a comma or a quote (RFC 4180).
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string number(std::optional<double> v) { return v ? fmt::format("{}", *v) : ""; }
+
+std::string stat(const SeedStats& s, bool deviation) {
+  return s.n == 0 ? std::string() : fmt::format("{}", deviation ? s.std : s.mean);
+}
+
+// A column of one summary statistic: its markdown format and its CSV name.
+Column optional_column(std::string header, std::string csv_name,
+                       std::function<std::optional<double>(const Row&)> value,
+                       std::function<std::string(double)> shown) {
+  return {std::move(header),
+          {std::move(csv_name)},
+          [value, shown](const Configuration&, const Row& row) {
+            const std::optional<double> v = value(row);
+            return v ? shown(*v) : std::string("-");
+          },
+          [value](const Configuration&, const Row& row) {
+            return std::vector<std::string>{number(value(row))};
+          }};
+}
+
+}  // namespace
+
+std::optional<double> Row::traffic_value(const std::string& key) const {
+  auto it = traffic.find(key);
+  if (it == traffic.end()) return std::nullopt;
+  return it->second;
+}
+
+Row summarise(const Configuration& c, double target) {
+  Row row;
+  row.final_acc = seed_stats(values_of(c, &RunResult::final_acc));
+  row.best_acc = seed_stats(values_of(c, &RunResult::best_acc));
+  row.wall = seed_stats(values_of(c, &RunResult::wall_time));
+  std::vector<double> staleness, gap;
+  std::map<std::string, std::vector<double>> traffic;
+  std::vector<Reached> reached;
+  for (const auto& run : c.runs) {
+    if (run.status.empty()) continue;
+    if (auto s = last_metric(run, "staleness_mean")) staleness.push_back(*s);
+    if (auto g = last_metric(run, "gap_rms")) gap.push_back(*g);
+    for (const auto& [key, value] : run.traffic) traffic[key].push_back(value);
+    if (target > 0.0) {
+      ++row.with_metrics;
+      if (auto r = time_to_target(run, target)) reached.push_back(*r);
+    }
+  }
+  row.staleness = mean_of(staleness);
+  row.gap = mean_of(gap);
+  for (const auto& [key, values] : traffic) row.traffic[key] = seed_stats(values).mean;
+  row.reached = static_cast<int>(reached.size());
+  if (!reached.empty()) {
+    Reached mean;
+    for (const auto& r : reached) {
+      mean.epoch += r.epoch / reached.size();
+      mean.updates += r.updates / reached.size();
+      mean.sim_time += r.sim_time / reached.size();
+    }
+    row.reached_mean = mean;
+  }
+  return row;
+}
+
+std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
+  bool all_ok = true;
+  bool any_run = false;
+  for (const auto& run : c.runs) {
+    all_ok = all_ok && ok(run);
+    any_run = any_run || !run.status.empty();
+  }
+  if (!any_run) return "-";
+  if (all_ok) return mean_std(seed_stats(values_of(c, field)), 4);
+  std::string out;
+  for (const auto& run : c.runs) {
+    std::string one = run.status.empty() ? "-" : run.status;
+    if (ok(run)) {
+      one = fmt::format("{:.4f}", run.*field);
+    } else if (run.status == "running" || run.status == "interrupted") {
+      one = fmt::format("{:.4f} ({}, epoch {:g})", run.*field, run.status, run.epochs);
+    }
+    out += (out.empty() ? "" : ", ") + one;
+  }
+  return out;
+}
+
+std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
+                                  const std::vector<Row>& rows, bool with_target,
+                                  const std::string& target_name) {
+  auto any = [&rows](auto has) { return std::any_of(rows.begin(), rows.end(), has); };
+  std::vector<Column> columns;
+  for (const std::string& d : dimensions) {
+    columns.push_back({d,
+                       {d},
+                       [d](const Configuration& c, const Row&) { return label_of(c.labels, d); },
+                       [d](const Configuration& c, const Row&) {
+                         return std::vector<std::string>{label_of(c.labels, d)};
+                       }});
+  }
+  columns.push_back(
+      {"seeds",
+       {"seeds", "finished"},
+       [](const Configuration& c, const Row&) { return std::to_string(c.runs.size()); },
+       [](const Configuration& c, const Row& row) {
+         return std::vector<std::string>{std::to_string(c.runs.size()),
+                                         std::to_string(row.final_acc.n)};
+       }});
+  for (const auto& [header, name, field, stats] :
+       {std::tuple{"final test acc", "final_acc", &RunResult::final_acc, &Row::final_acc},
+        std::tuple{"best test acc", "best_acc", &RunResult::best_acc, &Row::best_acc}}) {
+    columns.push_back(
+        {header,
+         {std::string(name) + "_mean", std::string(name) + "_std"},
+         [field = field](const Configuration& c, const Row&) { return accuracy_cell(c, field); },
+         [stats = stats](const Configuration&, const Row& row) {
+           return std::vector<std::string>{stat(row.*stats, false), stat(row.*stats, true)};
+         }});
+  }
+  if (with_target) {
+    columns.push_back(
+        {"time to " + target_name,
+         {"target_epoch", "target_updates", "target_sim_time"},
+         [](const Configuration&, const Row& row) -> std::string {
+           if (row.with_metrics == 0) return "-";
+           if (!row.reached_mean) return "never";
+           const Reached& r = *row.reached_mean;
+           std::string cell =
+               fmt::format("{:.3g} / {:.0f} / {:.0f}", r.epoch, r.updates, r.sim_time);
+           if (row.reached < row.with_metrics) {
+             cell += fmt::format(" ({}/{})", row.reached, row.with_metrics);
+           }
+           return cell;
+         },
+         [](const Configuration&, const Row& row) {
+           if (!row.reached_mean) return std::vector<std::string>{"", "", ""};
+           const Reached& r = *row.reached_mean;
+           return std::vector<std::string>{number(r.epoch), number(r.updates), number(r.sim_time)};
+         }});
+  }
+  if (any([](const Row& r) { return r.staleness.has_value(); })) {
+    columns.push_back(optional_column(
+        "staleness", "staleness_mean", [](const Row& r) { return r.staleness; },
+        [](double v) { return fmt::format("{:.1f}", v); }));
+  }
+  if (any([](const Row& r) { return r.gap.has_value(); })) {
+    columns.push_back(optional_column(
+        "gap RMS", "gap_rms", [](const Row& r) { return r.gap; },
+        [](double v) { return fmt::format("{:.2e}", v); }));
+  }
+  if (any([](const Row& r) { return !r.traffic.empty(); })) {
+    auto megabytes = [](double v) { return fmt::format("{:.1f}", v / 1e6); };
+    auto count = [](double v) { return fmt::format("{:.0f}", v); };
+    for (const auto& [header, key, megabyte] :
+         {std::tuple{"global MB", "global_bytes", true},
+          std::tuple{"local MB", "local_bytes", true},
+          std::tuple{"global reductions", "global_reductions", false},
+          std::tuple{"local reductions", "local_reductions", false},
+          std::tuple{"compute time", "compute_time", false},
+          std::tuple{"comm time", "comm_time", false}}) {
+      const std::string name = key;
+      columns.push_back(optional_column(
+          header, name, [name](const Row& r) { return r.traffic_value(name); },
+          megabyte ? std::function<std::string(double)>(megabytes) : count));
+    }
+  }
+  columns.push_back(optional_column(
+      "wall time", "wall_time",
+      [](const Row& r) { return r.wall.n ? std::optional<double>(r.wall.mean) : std::nullopt; },
+      [](double v) { return format_duration(v); }));
+  return columns;
+}
+
+std::string markdown_table(const std::vector<Column>& columns,
+                           const std::vector<Configuration>& configurations,
+                           const std::vector<Row>& rows) {
+  std::ostringstream md;
+  md << "|";
+  for (const Column& column : columns) md << " " << column.header << " |";
+  md << "\n|";
+  for (size_t i = 0; i < columns.size(); ++i) md << "---|";
+  md << "\n";
+  for (size_t i = 0; i < configurations.size(); ++i) {
+    md << "|";
+    for (const Column& column : columns) {
+      md << " " << column.markdown(configurations[i], rows[i]) << " |";
+    }
+    md << "\n";
+  }
+  return md.str();
+}
+
+std::string csv_table(const std::vector<Column>& columns,
+                      const std::vector<Configuration>& configurations,
+                      const std::vector<Row>& rows) {
+  std::ostringstream csv;
+  std::vector<std::string> header;
+  for (const Column& column : columns) {
+    for (const std::string& name : column.csv_headers) header.push_back(csv_field(name));
+  }
+  csv << fmt::format("{}\n", fmt::join(header, ","));
+  for (size_t i = 0; i < configurations.size(); ++i) {
+    std::vector<std::string> cells;
+    for (const Column& column : columns) {
+      for (const std::string& cell : column.csv(configurations[i], rows[i])) {
+        cells.push_back(csv_field(cell));
+      }
+    }
+    csv << fmt::format("{}\n", fmt::join(cells, ","));
+  }
+  return csv.str();
+}
+
+}  // namespace dsgd

@@ -1,0 +1,60 @@
+// The report's numbers per configuration: a summary over its seeds (accuracies, time to the target,
+// staleness, gap, traffic, wall time) and the one list of columns that both the markdown table
+// and its CSV are written from, so the two cannot drift apart.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiment/run_results.h"
+
+namespace dsgd {
+
+// One configuration summarised over its seeds.
+struct Row {
+  SeedStats final_acc, best_acc, wall;
+  // Time to the target: the mean over the seeds that reached it, and how many did out of how
+  // many had metrics; no target: with_metrics = 0.
+  std::optional<Reached> reached_mean;
+  int reached = 0;
+  int with_metrics = 0;
+  std::optional<double> staleness, gap;
+  std::map<std::string, double> traffic;
+  std::optional<double> traffic_value(const std::string& key) const;
+};
+
+// `target` ≤ 0: no time-to-target column for this configuration.
+Row summarise(const Configuration& c, double target);
+
+// Mean ± std over the seeds when every seed finished normally; otherwise each seed's outcome, so
+// that a diverged or collapsed seed is never averaged away ("0.8512, collapsed") and an unfinished
+// one says how far it got ("0.7728 (running, epoch 6)").
+std::string accuracy_cell(const Configuration& c, double RunResult::*field);
+
+// One column of the table of every configuration: its markdown header and cell, and the CSV
+// columns and cells (full precision) it contributes.
+struct Column {
+  std::string header;
+  std::vector<std::string> csv_headers;
+  std::function<std::string(const Configuration&, const Row&)> markdown;
+  std::function<std::vector<std::string>(const Configuration&, const Row&)> csv;
+};
+
+// The columns for these rows: the dimensions, seeds, accuracies, then time to `target_name`
+// (when `with_target`), staleness and gap (asynchronous runs), traffic (synchronous runs) and
+// wall time, each only when some row has it.
+std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
+                                  const std::vector<Row>& rows, bool with_target,
+                                  const std::string& target_name);
+
+std::string markdown_table(const std::vector<Column>& columns,
+                           const std::vector<Configuration>& configurations,
+                           const std::vector<Row>& rows);
+std::string csv_table(const std::vector<Column>& columns,
+                      const std::vector<Configuration>& configurations,
+                      const std::vector<Row>& rows);
+
+}  // namespace dsgd
