@@ -23,13 +23,14 @@
 #include <thread>
 
 #include "algos/async_rule.h"
+#include "algos/catalog.h"
 #include "algos/communicator.h"
 #include "algos/local_sgd.h"
 #include "core/allocator.h"
 #include "core/flat_model.h"
 #include "data/dataset.h"
 #include "data/worker_stream.h"
-#include "engine/async_sim.h"
+#include "engine/sim/simulators.h"
 #include "models/model.h"
 #include "run/session.h"
 
@@ -227,13 +228,17 @@ DatasetPair simulator_data(int64_t updates, int64_t channels, int64_t size) {
 // not counted.
 class SimulatorLoop {
  public:
+  // A config built by hand: the algorithm's own keys are resolved here, as parse_config does.
   SimulatorLoop(RunConfig config, DatasetPair data)
-      : config_(std::move(config)), data_(std::move(data)) {}
+      : config_(std::move(config)), data_(std::move(data)) {
+    config_.algo_options =
+        resolve_options(find_algorithm(config_.algo).options, config_.algo_options);
+  }
   double run() {
     Session session(config_, data_);
-    AsyncSimulator simulator(session);
+    std::unique_ptr<Engine> simulator = make_async_simulator(session);
     plan_ = session.context().compute_plan();
-    return seconds_of([&] { simulator.run(); });
+    return seconds_of([&] { simulator->run(); });
   }
   const ComputePlan& plan() const { return plan_; }
 
@@ -308,11 +313,13 @@ void BM_VectorCopy10M(benchmark::State& state) {
   for (auto _ : state) target.copy_(source);
 }
 void BM_ServerUpdate10M(benchmark::State& state, const std::string& algo) {
+  const AsyncAlgorithm& algorithm = find_async_algorithm(algo);
   AsyncOptions options;
   options.weight_decay = 1e-4;
+  options = with_defaults(algorithm, options);
   auto theta0 = torch::randn({kVector});
-  auto server = find_async_algorithm(algo).make_server(options, theta0, 4);
-  auto worker = find_async_algorithm(algo).make_worker(options, 0, theta0);
+  auto server = algorithm.make_server(options, theta0, 4);
+  auto worker = algorithm.make_worker(options, 0, theta0);
   auto sent = torch::empty({kVector});
   auto gradient = torch::randn({kVector}) * 1e-3;
   int64_t i = 0;

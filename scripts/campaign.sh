@@ -48,7 +48,7 @@ case "${1:-}" in
       python3 - "$s" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
-print(f"  {sys.argv[1].split('/')[-3]}: {s.get('status')} epoch {s.get('epochs_done', s.get('epoch', '?'))} "
+print(f"  {sys.argv[1].split('/')[-3]}: {s.get('status')} epoch {s.get('epochs', '?')} "
       f"final {s.get('final_test_acc', '?')}")
 EOF
     done

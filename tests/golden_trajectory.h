@@ -127,7 +127,7 @@ inline Outcome run_async(const std::string& name, const std::string& algo,
                          const Hooks& hooks = {}) {
   const nlohmann::json file = load(name);
   const AsyncAlgorithm& algorithm = find_async_algorithm(algo);
-  const AsyncOptions options = options_of(file, overrides);
+  const AsyncOptions options = with_defaults(algorithm, options_of(file, overrides));
   const int64_t workers = file.at("workers").get<int64_t>();
   const torch::Tensor a = vec(file.at("a")), b = vec(file.at("b")), x0 = vec(file.at("x0"));
 
@@ -194,7 +194,8 @@ inline Outcome run_sync(const std::string& name, const std::string& algo, bool l
     }
   }
   const int64_t learners = file.at("learners").get<int64_t>();
-  const SyncPlan plan = sync_plan(find_sync_algorithm(algo), values, {learners, false});
+  const SyncAlgorithm& algorithm = find_sync_algorithm(algo);
+  const SyncPlan plan = sync_plan(algorithm, with_defaults(algorithm, values), {learners, false});
   const torch::Tensor a = vec(file.at("a")), b = vec(file.at("b")), x0 = vec(file.at("x0"));
   std::vector<Learner> replicas;
   for (int64_t i = 0; i < learners; ++i) {

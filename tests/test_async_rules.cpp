@@ -23,6 +23,8 @@
 #include "algos/async_rule.h"
 #include "algos/local_sgd.h"
 #include "core/errors.h"
+#include "core/torch_compat.h"
+#include "train/config.h"
 
 namespace dsgd {
 namespace {
@@ -77,15 +79,16 @@ struct Rules {
   std::vector<torch::Tensor> sent;  // θ̂_i: the parameters worker i was last sent
 };
 
-// The options an algorithm takes: tests share one option set between rules (dc.lambda with
-// dana-zero, say), and a rule refuses keys it does not declare.
+// The options an algorithm takes, resolved as a run's config resolves them: tests share one
+// option set between rules (dc.lambda with dana-zero, say), and an algorithm refuses keys it does
+// not declare.
 AsyncOptions options_for(const AsyncAlgorithm& algorithm, AsyncOptions options) {
   OptionValues own;
   for (const auto& key : options.values.keys()) {
     if (find_option(algorithm.options, key) != nullptr) own.set(key, options.values.number(key));
   }
   options.values = own;
-  return options;
+  return with_defaults(algorithm, options);
 }
 
 Rules make_rules(const std::string& name, const AsyncOptions& shared_options,
@@ -539,9 +542,9 @@ void set_former_yellowfin(AsyncOptions& options) {
   options.values.set("decay_at_server", 0.0);
 }
 
-// YellowFin's former tuner by hand (yellowfin.cpp's equations under set_former_yellowfin), with the
-// single-step cubic solved by bisection rather than Vieta's formula, and the closed loop's median
-// over the three coordinates.
+// YellowFin's former tuner by hand (yellowfin_tuner.h's equations under set_former_yellowfin), with
+// the single-step cubic solved by bisection rather than Vieta's formula, and the closed loop's
+// median over the three coordinates.
 struct YellowFinHand {
   double beta = 0.999, gain = 0.01;
   size_t window = 20;
@@ -643,7 +646,7 @@ void check_yellowfin_hand(bool closed_loop, size_t window) {
     const std::string after = "after message " + std::to_string(k);
     expect_close(rules.sent[e.worker], theta, "parameters sent " + after);
     expect_close(rules.server->center(), theta, "center " + after);
-    // The tuner's scalars: [t, ..., μ*, α*, μ applied] (yellowfin.cpp's Scalar).
+    // The tuner's scalars: [t, ..., μ*, α*, μ applied] (yellowfin_tuner.cpp's Scalar).
     for (auto& [name, tensor] : rules.server->state()) {
       if (name != "yf_tuner") continue;
       const double* s = tensor.data_ptr<double>();
@@ -675,8 +678,8 @@ TEST(AsyncRulesHand, YellowFinFormerClosedLoop) {
   for (size_t window : {20, 2}) check_yellowfin_hand(true, window);
 }
 
-// The authors' PyTorch tuner, YFOptimizer (tuner_utils/yellowfin.py; yellowfin.cpp's default), by
-// hand for one message d at the schedule's shape ℓ/lr: the clips before the statistics, the
+// The authors' PyTorch tuner, YFOptimizer (tuner_utils/yellowfin.py; the yellowfin rule's default),
+// by hand for one message d at the schedule's shape ℓ/lr: the clips before the statistics, the
 // statistics (h_max, h_min smoothed in log space), μ_t and α_t applied as they are, the first
 // message untuned, the catastrophic-move clamp and the exploding-gradient clip, then torch's SGD
 // step (buf ← μ·buf + d, θ ← θ − η·buf; none into buf at μ = 0).
@@ -1240,7 +1243,8 @@ TEST(AsyncRulesState, ServerBytesAreWhatTheTableLists) {
     SCOPED_TRACE(c.name + (c.adaptive ? " (adaptive)" : ""));
     AsyncOptions options;
     if (c.adaptive) options.values.set("dc.adaptive", true);
-    auto server = find_async_algorithm(c.name).make_server(options, torch::zeros({p}), n);
+    const AsyncAlgorithm& algorithm = find_async_algorithm(c.name);
+    auto server = algorithm.make_server(with_defaults(algorithm, options), torch::zeros({p}), n);
     EXPECT_EQ(server->state_bytes(), c.bytes);
     // What is checkpointed is all the server holds but scratch, and no tensor twice.
     NamedTensors state = server->state();
@@ -1287,7 +1291,8 @@ TEST(AsyncRulesState, YellowFinServerBytes) {
       trace += key + "=" + std::to_string(value) + " ";
     }
     SCOPED_TRACE(trace);
-    auto server = find_async_algorithm("yellowfin").make_server(options, torch::zeros({p}), n);
+    const AsyncAlgorithm& yellowfin = find_async_algorithm("yellowfin");
+    auto server = yellowfin.make_server(with_defaults(yellowfin, options), torch::zeros({p}), n);
     EXPECT_EQ(server->state_bytes(), c.bytes);
     EXPECT_EQ(named_bytes(server->state()), c.bytes - c.scratch);
   }
@@ -1296,7 +1301,7 @@ TEST(AsyncRulesState, YellowFinServerBytes) {
 TEST(AsyncRulesState, WorkerState) {
   const int64_t p = 10;
   for (const AsyncAlgorithm& algorithm : async_algorithms()) {
-    auto worker = algorithm.make_worker(AsyncOptions{}, 0, torch::zeros({p}));
+    auto worker = algorithm.make_worker(with_defaults(algorithm, {}), 0, torch::zeros({p}));
     if (algorithm.name == "dana-slim") {
       // v_i is checkpointed; it and the message buffer are the worker's cost.
       EXPECT_EQ(named_bytes(worker->state()), 4 * p);
@@ -1402,20 +1407,17 @@ TEST(AsyncRulesState, YellowFinRestoresBitForBitInEveryForm) {
 // The hot path: rules run on 10M-element vectors, so an update must not allocate.
 
 // Counts CPU tensor allocations while installed; the previous allocator is restored on exit.
-class CountingAllocator : public c10::Allocator {
+class CountingAllocator : public compat::ForwardingAllocator {
  public:
-  CountingAllocator() : base_(c10::GetCPUAllocator()) { c10::SetCPUAllocator(this, kPriority); }
-  ~CountingAllocator() override { c10::SetCPUAllocator(base_, kPriority); }
-  c10::DataPtr allocate(size_t bytes) const override {
-    ++count_;
-    return base_->allocate(bytes);
+  CountingAllocator() : ForwardingAllocator(c10::GetCPUAllocator()) {
+    c10::SetCPUAllocator(this, kPriority);
   }
-  c10::DeleterFnPtr raw_deleter() const override { return base_->raw_deleter(); }
+  ~CountingAllocator() override { c10::SetCPUAllocator(base_, kPriority); }
   int64_t count() const { return count_; }
 
  private:
+  void on_allocate(size_t) const override { ++count_; }
   static constexpr uint8_t kPriority = 100;
-  c10::Allocator* base_;
   mutable std::atomic<int64_t> count_{0};
 };
 
@@ -1496,17 +1498,17 @@ TEST(AsyncRulesRegistry, YellowFinClosedLoopNeedsTheRateInsideTheVelocity) {
   const AsyncAlgorithm& algorithm = find_async_algorithm("yellowfin");
   AsyncOptions options;
   options.values.set("yf.closed_loop", 1.0);
-  EXPECT_NO_THROW(algorithm.make_server(options, torch::zeros({4}), 2));
+  EXPECT_NO_THROW(algorithm.make_server(with_defaults(algorithm, options), torch::zeros({4}), 2));
   options.values.set("yf.rate_in_velocity", 0.0);
   try {
-    algorithm.make_server(options, torch::zeros({4}), 2);
+    algorithm.make_server(with_defaults(algorithm, options), torch::zeros({4}), 2);
     FAIL() << "the closed loop accepted yf.rate_in_velocity = false";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("yf.rate_in_velocity"), std::string::npos) << e.what();
   }
   // Without the closed loop, either form.
   options.values.set("yf.closed_loop", 0.0);
-  EXPECT_NO_THROW(algorithm.make_server(options, torch::zeros({4}), 2));
+  EXPECT_NO_THROW(algorithm.make_server(with_defaults(algorithm, options), torch::zeros({4}), 2));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1536,31 +1538,43 @@ TEST(AsyncRulesRegistry, UnknownNameSuggestsTheClosest) {
   EXPECT_THROW(find_async_algorithm("sgd-async-nothing-like-it"), ConfigError);
 }
 
+// Bad options are refused before a rule is made, naming the key: the run's momentum and weight
+// decay by the config's key table, once for every rule; an algorithm's own keys by their
+// resolution (with_defaults, as the config resolves them). A rule made from options nobody
+// resolved is a bug, and says which key it missed.
 TEST(AsyncRulesRegistry, BadOptionsNameTheKey) {
   const AsyncAlgorithm& algorithm = find_async_algorithm("dana-zero");
-  AsyncOptions options;
-  options.momentum = 1.5;
-  try {
-    algorithm.make_server(options, torch::zeros({4}), 2);
-    FAIL() << "momentum 1.5 accepted";
-  } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("momentum"), std::string::npos) << e.what();
+  for (const std::string bad :
+       {"momentum=1.5", "momentum=nan", "weight_decay=-1", "weight_decay=inf"}) {
+    SCOPED_TRACE(bad);
+    try {
+      parse_config("", {"algo=dana-zero", bad});
+      FAIL() << bad << " accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(bad.substr(0, bad.find('='))), std::string::npos)
+          << e.what();
+    }
   }
-  EXPECT_THROW(algorithm.make_server(AsyncOptions{}, torch::zeros({4}), 0), ConfigError);
+  EXPECT_THROW(algorithm.make_server(with_defaults(algorithm, {}), torch::zeros({4}), 0),
+               ConfigError);
   AsyncOptions bad_lambda;
   bad_lambda.values.set("dc.lambda", -1.0);
-  EXPECT_THROW(find_async_algorithm("dc-asgd").make_server(bad_lambda, torch::zeros({4}), 2),
-               ConfigError);
+  EXPECT_THROW(with_defaults(find_async_algorithm("dc-asgd"), bad_lambda), ConfigError);
   // A key the algorithm does not declare is refused, not ignored.
   AsyncOptions stray;
   stray.values.set("dc.lambda", 0.5);
-  EXPECT_THROW(algorithm.make_server(stray, torch::zeros({4}), 2), ConfigError);
-  EXPECT_THROW(algorithm.make_worker(stray, 0, torch::zeros({4})), ConfigError);
+  EXPECT_THROW(with_defaults(algorithm, stray), ConfigError);
+  try {
+    algorithm.make_server(AsyncOptions{}, torch::zeros({4}), 2);
+    FAIL() << "a rule was made from unresolved options";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("dana.eval_theta"), std::string::npos) << e.what();
+  }
 }
 
 TEST(AsyncRulesRegistry, WorkerIndexOutOfRangeIsAnError) {
-  auto server =
-      find_async_algorithm("multi-asgd").make_server(AsyncOptions{}, torch::zeros({4}), 2);
+  const AsyncAlgorithm& multi = find_async_algorithm("multi-asgd");
+  auto server = multi.make_server(with_defaults(multi, {}), torch::zeros({4}), 2);
   torch::Tensor out = torch::empty({4});
   EXPECT_THROW(server->parameters_for(2, out), Error);
   EXPECT_THROW(server->apply(-1, torch::zeros({4}), 0.1), Error);

@@ -28,7 +28,8 @@ TEST(AsyncServer, SendApplyHoldSaveRestoreByHand) {
   const dsgd::AsyncAlgorithm& asgd = dsgd::find_async_algorithm("asgd");
   auto lr = [](int64_t updates) { return 0.1 / static_cast<double>(1 + updates); };
   auto make = [&] {
-    return dsgd::AsyncServer(asgd, dsgd::AsyncOptions{}, torch::tensor({1.0, 2.0}), 2, lr, 0);
+    return dsgd::AsyncServer(asgd, dsgd::with_defaults(asgd, {}), torch::tensor({1.0, 2.0}), 2, lr,
+                             0);
   };
   dsgd::AsyncServer server = make();
   server.send(0, 0);

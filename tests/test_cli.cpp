@@ -59,6 +59,17 @@ TEST(Cli, BadInputExitsTwoWithoutRunFolder) {
   expect_bad_input("-c /nonexistent.toml", {"/nonexistent.toml"});
 }
 
+// A run that cannot fit in memory says so before anything is allocated or written: a million
+// DANA-Slim workers on ResNet-20 would hold a terabyte (every worker's velocity and the server's
+// record of what it sent each). The estimate's parts and the key to change are named.
+TEST(Cli, RunThatCannotFitStopsBeforeItStarts) {
+  expect_bad_input(
+      "--set dataset=synthetic --set model=resnet20 --set algo=dana-slim "
+      "--set workers=1000000",
+      {"needs about", "GB are available", "server state", "workers' state",
+       "lower workers (now 1000000)"});
+}
+
 TEST(Cli, TruncatedIdxFileExitsTwo) {
   fs::path data = fresh_dir("truncated");
   fs::create_directories(data);

@@ -9,9 +9,9 @@
 #include "cli_helpers.h"
 #include "core/checkpoint.h"
 #include "core/errors.h"
+#include "engine/sim/simulators.h"
+#include "engine/sim/timing.h"
 #include "engine/sync_learners.h"
-#include "engine/sync_sim.h"
-#include "engine/timing.h"
 #include "run/session.h"
 #include "train/config.h"
 
@@ -20,9 +20,12 @@ namespace {
 using namespace dsgd::testing;  // NOLINT(build/namespaces): the shared helpers of cli_helpers.h
 namespace fs = std::filesystem;
 
+// The plan from the options given, declared defaults filling the rest (as the config resolves a
+// run's options).
 dsgd::SyncPlan plan_of(const std::string& algo, const dsgd::OptionValues& options,
                        int64_t learners) {
-  return dsgd::sync_plan(dsgd::find_sync_algorithm(algo), options, {learners, false});
+  const dsgd::SyncAlgorithm& algorithm = dsgd::find_sync_algorithm(algo);
+  return dsgd::sync_plan(algorithm, dsgd::with_defaults(algorithm, options), {learners, false});
 }
 
 // The averaging after each step: '.' none, else the level as the user counts them (1 = innermost).
@@ -259,7 +262,8 @@ TEST(SyncPlan, PostLocalSgdIsSsgdUntilItsSwitch) {
   dsgd::OptionValues options;
   options.set("kavg.period", 4);
   options.set("post_local.switch_epoch", 1.5);
-  dsgd::SyncPlan plan = dsgd::sync_plan(dsgd::find_sync_algorithm("kavg"), options, {4, false, 10});
+  const dsgd::SyncAlgorithm& kavg = dsgd::find_sync_algorithm("kavg");
+  dsgd::SyncPlan plan = dsgd::sync_plan(kavg, dsgd::with_defaults(kavg, options), {4, false, 10});
   EXPECT_EQ(plan.average_gradients_until, 15);
   EXPECT_TRUE(plan.averages_gradients_at(1));
   EXPECT_TRUE(plan.averages_gradients_at(15));
@@ -419,8 +423,7 @@ TEST(SyncSim, SimulatedTimeFollowsTheCostModel) {
            "threads=1", "timing.spread=0.5", "comm.group_alpha=3", "comm.group_beta=0.002",
            "comm.global_alpha=40", "comm.global_beta=0.01"});
   dsgd::Session session(config);
-  dsgd::SyncSimulator simulator(session);
-  simulator.run();
+  dsgd::make_sync_simulator(session)->run();
   ASSERT_EQ(session.total_updates(), 16);  // 4096 samples / (4 learners x 16) / 4
   const double bytes = 4.0 * static_cast<double>(session.model().num_params());  // mlp: no BN
   double compute = 0.0;
@@ -458,8 +461,7 @@ TEST(SyncSim, ThreeLevelCostModelByHand) {
              "batch_size=16", "epochs=0.5", "threads=1", "timing.spread=0.5", "comm.group_alpha=1",
              "comm.group_beta=0.001", "comm.global_alpha=50", "comm.global_beta=0.02"});
     dsgd::Session session(config);
-    dsgd::SyncSimulator simulator(session);
-    simulator.run();
+    dsgd::make_sync_simulator(session)->run();
     ASSERT_EQ(session.total_updates(), 16);  // 4096 samples / (8 learners x 16) / 2
     const double bytes = 4.0 * static_cast<double>(session.model().num_params());  // no BN
     double compute = 0.0;

@@ -1,11 +1,16 @@
 // Networks from Python: a TorchScript LeNet-5-BN, given the built-in's initial parameters, trains
 // to the built-in's parameters; a TorchScript model runs through the CLI under the simulators;
 // files that cannot be trained are refused before training, naming the problem. The fixtures in
-// tests/fixtures/ were written by `/usr/bin/python3 examples/export_model.py --fixtures`; no
-// test needs Python.
+// tests/fixtures/ were written by `/usr/bin/python3 examples/export_model.py --fixtures` (Debian's
+// PyTorch 1.13); one test exports with the linked LibTorch's own PyTorch when there is one, and
+// is skipped otherwise: no test needs Python.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "algos/async_rule.h"
 #include "algos/local_sgd.h"
@@ -98,6 +103,7 @@ TEST(TorchScript, LeNet5BnUnderDanaZeroLikeTheBuiltIn) {
   const AsyncAlgorithm& dana = find_async_algorithm("dana-zero");
   AsyncOptions options;
   options.weight_decay = 5e-4;
+  options = with_defaults(dana, options);
   const int64_t workers = 4;
   std::vector<int64_t> order;
   for (int k = 0; k < 50; ++k) order.push_back((k * 7 + k / 3) % workers);
@@ -177,6 +183,63 @@ TEST(TorchScript, RunsUnderBothSimulatorsThroughTheCli) {
   const testing::CliResult bad = run_dsgd("run --set model=" + kFixtures + "no_parameters.pt");
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_NE(bad.output.find("has no parameters"), std::string::npos) << bad.output;
+}
+
+// The Python whose PyTorch is the LibTorch linked here (the same major.minor version):
+// $DSGD_TORCH_PYTHON (scripts/build-torch.sh has CMake set it for ctest), else python3. Empty,
+// with what was found in `why`, when there is none.
+std::string python_of_linked_torch(std::string& why) {
+  std::vector<std::string> candidates;
+  if (const char* python = std::getenv("DSGD_TORCH_PYTHON"); python != nullptr && *python) {
+    candidates.push_back(python);
+  }
+  candidates.push_back("python3");
+  const std::string linked =
+      std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + ".";
+  for (const std::string& python : candidates) {
+    const std::string command =
+        python + " -c 'import torch; print(torch.__version__)' 2>/dev/null";
+    std::string version;
+    if (FILE* pipe = ::popen(command.c_str(), "r")) {
+      char line[256];
+      while (std::fgets(line, sizeof line, pipe) != nullptr) version = line;
+      ::pclose(pipe);
+    }
+    while (!version.empty() && std::isspace(static_cast<unsigned char>(version.back()))) {
+      version.pop_back();
+    }
+    if (version.rfind(linked, 0) == 0) return python;
+    why += python + (version.empty() ? " has no PyTorch; " : " has PyTorch " + version + "; ");
+  }
+  why += "dsgd links LibTorch " + std::string(TORCH_VERSION);
+  return "";
+}
+
+// A network exported now, by the PyTorch of the LibTorch dsgd links (examples/export_model.py, as
+// the README has users do), trains under a simulator: the file format of that version, not only
+// the fixtures above (exported by Debian's PyTorch 1.13), is read, trained and checkpointed.
+TEST(TorchScript, ExportedByTheLinkedPyTorchTrains) {
+  std::string why;
+  const std::string python = python_of_linked_torch(why);
+  if (python.empty()) GTEST_SKIP() << "no Python with the linked LibTorch's PyTorch: " << why;
+  const auto dir = fresh_dir("torchscript_export");
+  std::filesystem::create_directories(dir);
+  const std::string model = (dir / "small_cnn.pt").string();
+  const std::string export_command = python + " " + DSGD_SOURCE_DIR +
+                                     "/examples/export_model.py --out " + model + " > " +
+                                     (dir / "export.log").string() + " 2>&1";
+  ASSERT_EQ(std::system(export_command.c_str()), 0) << testing::read_file(dir / "export.log");
+  const auto out = dir / "run";
+  const testing::CliResult r = run_dsgd(
+      "run --set dataset=synthetic --set model=" + model +
+      " --set algo=dana-zero --set workers=4 --set lr=0.05 --set epochs=1 --set threads=1 --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto summary = nlohmann::json::parse(testing::read_file(out / "summary.json"));
+  EXPECT_EQ(summary["status"], "ok");
+  // Ten classes: chance is 0.1; the synthetic templates are learnt within the epoch.
+  EXPECT_GT(summary["final_test_acc"].get<double>(), 0.5) << r.output;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

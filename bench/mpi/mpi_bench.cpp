@@ -18,11 +18,12 @@
 #include <cstdio>
 #include <thread>
 
+#include "algos/catalog.h"
 #include "core/allocator.h"
 #include "data/dataset.h"
-#include "engine/mpi_async.h"
-#include "engine/mpi_communicator.h"
-#include "engine/mpi_world.h"
+#include "engine/mpi/mpi_async.h"
+#include "engine/mpi/mpi_communicator.h"
+#include "engine/mpi/mpi_world.h"
 #include "run/session.h"
 
 namespace dsgd {
@@ -94,6 +95,8 @@ double server_updates_per_second(MpiWorld& world, const std::string& algo, const
   config.eval_every = 1;
   config.bn_batches = 0;
   config.threads = 1;
+  // A config built by hand: the algorithm's own keys are resolved here, as parse_config does.
+  config.algo_options = resolve_options(find_algorithm(algo).options, {});
   DatasetPair data;
   data.train = make_synthetic(updates * config.batch_size, 3, 32, 32, 10, 1);
   data.test = make_synthetic(2, 3, 32, 32, 10, 2);

@@ -32,7 +32,10 @@
 namespace dsgd {
 
 // What every asynchronous rule reads, plus the algorithm's own declared keys (AsyncAlgorithm::
-// options); keys left unset take their declared defaults when the rule is made.
+// options). A rule is made from resolved options: every declared key holds its value, and every
+// value is in range. The config resolves them once (RunConfig::algo_options, and the key table
+// checks momentum and weight_decay); options built by hand go through with_defaults. A rule that
+// reads a key nobody resolved throws Error (OptionValues::number).
 struct AsyncOptions {
   double momentum = 0.9;      // γ
   double weight_decay = 0.0;  // λ, applied as d = g + λθ̂_i at the point g was computed at
@@ -119,7 +122,8 @@ struct AsyncAlgorithm {
   std::string name;
   std::string description;          // one line, for `dsgd list`
   std::vector<OptionSpec> options;  // its own config keys
-  // theta0: initial parameters (the rule keeps its own copy); workers: N.
+  // options: resolved (AsyncOptions); theta0: initial parameters (the rule keeps its own copy);
+  // workers: N.
   std::function<std::unique_ptr<AsyncServerRule>(const AsyncOptions&, const torch::Tensor& theta0,
                                                  int64_t workers)>
       make_server;
@@ -131,6 +135,14 @@ struct AsyncAlgorithm {
   // medians: YellowFin) would tune each slice apart, and refuses servers > 1.
   bool element_wise = true;
 };
+
+// `options` with the algorithm's own keys resolved: declared defaults filled in, ranges checked,
+// an undeclared key refused (resolve_options, ConfigError naming the key). For rules made outside
+// a run's config (tests, benchmarks): a run's config has already resolved its options.
+inline AsyncOptions with_defaults(const AsyncAlgorithm& algorithm, AsyncOptions options) {
+  options.values = resolve_options(algorithm.options, options.values);
+  return options;
+}
 
 // All asynchronous algorithms, in the order `dsgd list` shows them.
 const std::vector<AsyncAlgorithm>& async_algorithms();

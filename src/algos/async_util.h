@@ -16,30 +16,6 @@
 namespace dsgd {
 namespace async_internal {
 
-// Rejects options no rule can run with; the error names the config key and the bad value.
-inline void check_options(const AsyncOptions& options) {
-  auto fail = [](const std::string& key, double value, const std::string& range) {
-    throw ConfigError(key + " must be " + range + ", got " + std::to_string(value),
-                      "set " + key + " to a value " + range);
-  };
-  // !(x >= a) also catches NaN.
-  if (!(options.momentum >= 0.0 && options.momentum < 1.0)) {
-    fail("momentum", options.momentum, "in [0, 1)");
-  }
-  if (!(options.weight_decay >= 0.0) || std::isinf(options.weight_decay)) {
-    fail("weight_decay", options.weight_decay, ">= 0 and finite");
-  }
-}
-
-// The options with the algorithm's own keys resolved: declared defaults filled in, ranges
-// checked (resolve_options).
-inline AsyncOptions resolved(const AsyncOptions& options, const std::vector<OptionSpec>& specs) {
-  check_options(options);
-  AsyncOptions out = options;
-  out.values = resolve_options(specs, options.values);
-  return out;
-}
-
 // Checks what every server rule assumes about θ0 and N.
 inline void check_setup(const torch::Tensor& theta0, int64_t workers) {
   if (!theta0.defined() || !theta0.is_floating_point() || theta0.numel() == 0) {
@@ -227,19 +203,20 @@ class CorrectedMessages : public Server {
 };
 
 // The registry entry of an algorithm from its server and worker rule classes, each constructed
-// as (resolved options, θ0, N) and (resolved options, θ0); `specs` are the algorithm's own keys.
+// as (options, θ0, N) and (options, θ0); `specs` are the algorithm's own keys. The options come
+// resolved (AsyncOptions): the config resolved and range-checked them once.
 template <class Server, class Worker>
 AsyncAlgorithm rule_algorithm(std::string name, std::string description,
                               std::vector<OptionSpec> specs = {}) {
-  AsyncAlgorithm algorithm{std::move(name), std::move(description), specs, {}, {}};
-  algorithm.make_server = [specs](const AsyncOptions& options, const torch::Tensor& theta0,
-                                  int64_t workers) -> std::unique_ptr<AsyncServerRule> {
+  AsyncAlgorithm algorithm{std::move(name), std::move(description), std::move(specs), {}, {}};
+  algorithm.make_server = [](const AsyncOptions& options, const torch::Tensor& theta0,
+                             int64_t workers) -> std::unique_ptr<AsyncServerRule> {
     check_setup(theta0, workers);
-    return std::make_unique<Server>(resolved(options, specs), theta0, workers);
+    return std::make_unique<Server>(options, theta0, workers);
   };
-  algorithm.make_worker = [specs](const AsyncOptions& options, int64_t,
-                                  const torch::Tensor& theta0) -> std::unique_ptr<AsyncWorkerRule> {
-    return std::make_unique<Worker>(resolved(options, specs), theta0);
+  algorithm.make_worker = [](const AsyncOptions& options, int64_t,
+                             const torch::Tensor& theta0) -> std::unique_ptr<AsyncWorkerRule> {
+    return std::make_unique<Worker>(options, theta0);
   };
   return algorithm;
 }

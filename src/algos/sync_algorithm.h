@@ -79,9 +79,14 @@ struct SyncAlgorithm {
   std::function<SyncPlan(const OptionValues&, const SyncSetup&)> plan;
 };
 
-// The algorithm's plan from the options given (declared defaults fill the rest).
-SyncPlan sync_plan(const SyncAlgorithm& algorithm, const OptionValues& given,
+// The algorithm's plan from its resolved options: the run's config resolved them once
+// (RunConfig::algo_options); options built by hand go through with_defaults. A plan that reads a
+// key nobody resolved throws Error (OptionValues::number).
+SyncPlan sync_plan(const SyncAlgorithm& algorithm, const OptionValues& options,
                    const SyncSetup& setup);
+// `given` with the algorithm's own keys resolved: declared defaults filled in, ranges checked, an
+// undeclared key refused (resolve_options). For plans made outside a run's config (tests).
+OptionValues with_defaults(const SyncAlgorithm& algorithm, const OptionValues& given);
 
 const std::vector<SyncAlgorithm>& sync_algorithms();
 // Throws ConfigError naming the closest algorithm when `name` is unknown.

@@ -19,9 +19,13 @@ std::vector<int64_t> SyncPlan::group_sizes() const {
   return sizes;
 }
 
-SyncPlan sync_plan(const SyncAlgorithm& algorithm, const OptionValues& given,
+SyncPlan sync_plan(const SyncAlgorithm& algorithm, const OptionValues& options,
                    const SyncSetup& setup) {
-  return algorithm.plan(resolve_options(algorithm.options, given), setup);
+  return algorithm.plan(options, setup);
+}
+
+OptionValues with_defaults(const SyncAlgorithm& algorithm, const OptionValues& given) {
+  return resolve_options(algorithm.options, given);
 }
 
 const std::vector<SyncAlgorithm>& sync_algorithms() {

@@ -7,6 +7,16 @@
 
 namespace dsgd {
 
+AsyncOptions async_options(const RunConfig& c) {
+  AsyncOptions o;
+  o.momentum = c.momentum;
+  o.weight_decay = c.weight_decay;
+  o.lr_in_velocity = c.lr_in_velocity;
+  o.lr = c.lr;
+  o.values = c.algo_options;
+  return o;
+}
+
 AsyncServer::AsyncServer(const AsyncAlgorithm& algorithm, const AsyncOptions& options,
                          const torch::Tensor& theta0, int64_t workers, Schedule lr_at,
                          int64_t gap_sample)

@@ -20,8 +20,13 @@
 #include "core/checkpoint.h"
 #include "engine/async_telemetry.h"
 #include "engine/trace.h"
+#include "train/config.h"
 
 namespace dsgd {
+
+// The rules' options from the run's config (its algorithm keys already resolved): what both
+// engines give the rules.
+AsyncOptions async_options(const RunConfig& config);
 
 class AsyncServer {
  public:

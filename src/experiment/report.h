@@ -4,8 +4,8 @@
 // dimension, the final accuracy pivoted the way the sweep was declared, and one figure per panel
 // group (test accuracy and training loss against epochs and simulated time, staleness histograms,
 // learner spread). <name>.csv next to <name>.md holds the first table for other tools. Commentary
-// written below a
-// `<!-- notes -->` line of an existing report is kept when the report is made again.
+// written below a `<!-- notes -->` line of an existing report is kept when the report is made
+// again.
 #pragma once
 
 #include <string>

@@ -23,6 +23,7 @@
 #include "core/errors.h"
 #include "core/interrupt.h"
 #include "run/progress.h"
+#include "run/run_folder.h"
 #include "train/config.h"
 
 extern char** environ;
@@ -162,8 +163,7 @@ std::vector<PlannedRun> plan_sweep(const SweepSpec& spec) {
       plan.push_back({&point, dir, PlannedRun::kFinished});
       continue;
     }
-    const bool resumable = fs::exists(fs::path(dir) / "checkpoint.pt") ||
-                           fs::exists(fs::path(dir) / "checkpoint.prev.pt");
+    const bool resumable = has_checkpoint(dir);
     plan.push_back({&point, dir, resumable ? PlannedRun::kResume : PlannedRun::kStart});
   }
   return plan;

@@ -15,9 +15,17 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/checkpoint.h"
 #include "core/errors.h"
 
 namespace dsgd {
+
+std::string checkpoint_file(const std::string& dir) { return dir + "/checkpoint.pt"; }
+
+bool has_checkpoint(const std::string& dir) {
+  return std::filesystem::exists(checkpoint_file(dir)) ||
+         std::filesystem::exists(previous_checkpoint_path(checkpoint_file(dir)));
+}
 
 namespace fs = std::filesystem;
 

@@ -12,6 +12,11 @@
 
 namespace dsgd {
 
+// The checkpoint of the run in folder `dir`, and whether the folder holds one to resume from
+// (it or the previous one, core/checkpoint.h).
+std::string checkpoint_file(const std::string& dir);
+bool has_checkpoint(const std::string& dir);
+
 // The columns of metrics.csv that every run has, in order; engines may add more.
 const std::vector<std::string>& base_metric_columns();
 

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <filesystem>
 
-#include "algos/catalog.h"
 #include "core/errors.h"
 #include "core/interrupt.h"
 #include "run/evaluator.h"
@@ -24,7 +23,8 @@ Session::Session(const RunConfig& config, int64_t default_threads)
     : Session(config, load_run_dataset(config), default_threads) {}
 
 Session::Session(const RunConfig& config, DatasetPair data, int64_t default_threads)
-    : context_(config, std::move(data), default_threads),
+    : plan_(plan_run(config)),
+      context_(config, plan_.shape, std::move(data), default_threads),
       progress_(context_.total_updates()),
       start_(std::chrono::steady_clock::now()) {
   const DatasetPair& d = context_.data();
@@ -41,19 +41,16 @@ void Session::open_folder(const std::string& path) {
   write_summary("running");
 }
 
-namespace {
-constexpr const char* kCheckpointFile = "checkpoint.pt";
-}
-
 TensorMap Session::resume_folder(const std::string& path) {
-  const std::string file = path + "/" + kCheckpointFile;
+  const std::string file = checkpoint_file(path);
   TensorMap checkpoint = parse_checkpoint(read_checkpoint_or_previous(file), file);
-  restore_counters(checkpoint);
-  reopen_folder(path);
+  resume_from(path, checkpoint);
   return checkpoint;
 }
 
-void Session::reopen_folder(const std::string& path) {
+void Session::resume_from(const std::string& path, const TensorMap& checkpoint) {
+  restore_counters(checkpoint);
+  if (!reporting_) return;
   folder_.emplace(path, /*resume_after_update=*/updates_done_);
   folder_->write_config(to_toml(config()));
   write_summary("running");
@@ -86,55 +83,8 @@ void Session::restore_counters(const TensorMap& checkpoint) {
   loss_sum_.fill_(scalar("loss_sum"));
 }
 
-int64_t Session::checkpoint_bytes_estimate(const std::string& checkpoint_file) {
-  if (std::filesystem::exists(checkpoint_file)) {
-    return static_cast<int64_t>(std::filesystem::file_size(checkpoint_file));
-  }
-  int64_t bytes = 0;
-  if (engine_checkpoint_ && config().engine != "mpi") {
-    TensorMap state;
-    engine_checkpoint_(state);
-    for (const auto& [name, tensor] : state) bytes += static_cast<int64_t>(tensor.nbytes());
-  } else {
-    FlatModel& model = context_.model();
-    bytes = static_cast<int64_t>(model.params().nbytes() + model.buffers().nbytes()) +
-            report_.server_bytes.value_or(0);
-  }
-  return bytes;
-}
-
-void Session::check_free_space(const std::string& path) {
-  const std::string file = path + "/" + kCheckpointFile;
-  const int64_t checkpoint = checkpoint_bytes_estimate(file);
-  int64_t kept = 0;  // checkpoints already on disk, which the room needed includes
-  for (const std::string& existing : {file, previous_checkpoint_path(file)}) {
-    if (std::filesystem::exists(existing)) ++kept;
-  }
-  constexpr int64_t kMargin = 1 << 20;  // metrics.csv, summary.json, config.toml
-  const int64_t needed = (3 - kept) * checkpoint + kMargin;
-  // The folder, or (not made yet) the nearest folder above it that exists.
-  std::filesystem::path existing = std::filesystem::absolute(path);
-  while (!std::filesystem::exists(existing) && existing.has_parent_path() &&
-         existing.parent_path() != existing) {
-    existing = existing.parent_path();
-  }
-  std::error_code error;
-  const std::filesystem::space_info space = std::filesystem::space(existing, error);
-  if (error || static_cast<int64_t>(space.available) >= needed) return;
-  auto mb = [](int64_t bytes) { return static_cast<double>(bytes) / 1e6; };
-  throw ConfigError(
-      fmt::format("not enough free space for the checkpoints of {}: {:.1f} MB free, {:.1f} MB "
-                  "needed ({} more checkpoint(s) of {:.1f} MB: a write keeps the previous, the "
-                  "current and the new one at once)",
-                  path, mb(static_cast<int64_t>(space.available)), mb(needed), 3 - kept,
-                  mb(checkpoint)),
-      "free some space there, or choose another run folder with --out");
-}
-
 std::string Session::launch_prefix() const {
-  if (config().engine != "mpi") return "";
-  bool async = find_algorithm(config().algo).family == AlgorithmFamily::kAsync;
-  return fmt::format("mpirun -n {} ", config().workers + (async ? config().servers : 0));
+  return plan_.mpi ? fmt::format("mpirun -n {} ", plan_.ranks) : "";
 }
 
 void Session::write_checkpoint() {
@@ -162,7 +112,7 @@ void Session::write_checkpoint() {
   // without this entry was written by an older dsgd and is refused instead of misread.
   scalar("lr_inside_velocity", 1.0);
   if (engine_checkpoint_) engine_checkpoint_(checkpoint);
-  save_checkpoint(folder_->file(kCheckpointFile), checkpoint);
+  save_checkpoint(checkpoint_file(folder_->path()), checkpoint);
   // If the job dies now (a lost MPI rank, a killed process), the log says where to go on from.
   progress_.log(fmt::format("checkpoint at update {}: continue with `{}dsgd run --resume {}`",
                             updates_done_, launch_prefix(), folder_->path()));
@@ -313,6 +263,30 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["evaluations"] = evaluations_;
   if (!error.empty()) summary["error"] = error;
   folder_->write_summary(summary);
+}
+
+namespace {
+
+// summary.json's status for a run that ended with `e`.
+std::string status_of(const std::exception& e) {
+  // CollapsedError is a DivergedError: it is asked about first.
+  if (dynamic_cast<const CollapsedError*>(&e) != nullptr) return "collapsed";
+  if (dynamic_cast<const InterruptedError*>(&e) != nullptr) return "interrupted";
+  if (dynamic_cast<const HangError*>(&e) != nullptr) return "hung";
+  if (dynamic_cast<const DivergedError*>(&e) != nullptr) return "diverged";
+  return "failed";
+}
+
+}  // namespace
+
+void Session::run(Engine& engine) {
+  try {
+    engine.run();
+  } catch (const std::exception& e) {
+    write_summary(status_of(e), e.what());
+    throw;
+  }
+  write_summary("ok");
 }
 
 }  // namespace dsgd

@@ -18,14 +18,15 @@
 #include "data/worker_stream.h"
 #include "run/progress.h"
 #include "run/run_folder.h"
+#include "run/run_plan.h"
 #include "train/training.h"
 
 namespace dsgd {
 
 class Session : public Training {
  public:
-  // Builds the training context, which validates everything that depends on input: bad input
-  // fails here and leaves no run folder behind.
+  // Resolves the run's plan and builds the training context, which validates everything that
+  // depends on input: bad input fails here and leaves no run folder behind.
   // `default_threads`: see TrainingContext.
   explicit Session(const RunConfig& config, int64_t default_threads = 0);
   // The same with data already in memory (tests, benchmarks, synthetic shapes).
@@ -34,7 +35,7 @@ class Session : public Training {
   // Creates the run folder and writes the resolved config. Call once, after construction.
   void open_folder(const std::string& path);
   // Reopens the folder of an interrupted run and restores the session's counters from its
-  // checkpoint; returns the checkpoint so the engine can restore its own state from it.
+  // checkpoint (resume_from); returns the checkpoint so the engine can restore its own state.
   TensorMap resume_folder(const std::string& path);
 
   // Refuses to start (ConfigError, exit 2) when the file system of the run folder `path` lacks
@@ -44,11 +45,14 @@ class Session : public Training {
   // (under MPI, where the other ranks' state is not here). Call once the engine is built, before
   // open_folder (a refused run leaves no folder).
   void check_free_space(const std::string& path);
-  // Reopens an interrupted run's folder after restore_counters (resume_folder does both).
-  void reopen_folder(const std::string& path);
-  // Restores the session's counters from a checkpoint (resume_folder does this; MPI ranks that
-  // do not own the run folder call it with the checkpoint the owner broadcast).
-  void restore_counters(const TensorMap& checkpoint);
+  // Continues from a checkpoint already read (resume_folder reads the folder's; MPI ranks get
+  // the one rank 0 broadcast): restores the counters and, where this process reports, reopens
+  // the folder.
+  void resume_from(const std::string& path, const TensorMap& checkpoint);
+  // Refuses to start (ConfigError, exit 2) a run whose estimated memory (run_plan.h) exceeds what
+  // this machine has free. Call before the engine is built: the engine allocates the state. An
+  // MPI rank passes its rank and how many ranks share its host (each is taken to need as much).
+  void check_memory(int rank = 0, int ranks_on_host = 1) const;
   // Whether this process evaluates, prints progress and writes the run folder: true, except on
   // the MPI ranks that only compute. Non-reporting sessions still count updates and stop on a
   // non-finite loss, so every rank agrees on when evaluations and divergence happen.
@@ -60,6 +64,8 @@ class Session : public Training {
   // Whether this process's own SIGINT/SIGTERM/SIGUSR1 stop the run (the simulator), or only an
   // engine's request_stop does (MPI ranks, which must agree on the update they stop at).
   void set_watch_signals(bool watch) { watch_signals_ = watch; }
+
+  const RunPlan& plan() const { return plan_; }
 
   // Training.
   TrainingContext& context() override { return context_; }
@@ -86,8 +92,12 @@ class Session : public Training {
   // Writes summary.json with status "running", "ok", "diverged", "collapsed", "interrupted",
   // "hung" or "failed": the run's facts, the engine's report and how it ended.
   void write_summary(const std::string& status, const std::string& error = "");
+  // Runs the engine and records how it ended in summary.json (where this process owns the
+  // folder); a failure is recorded and rethrown.
+  void run(Engine& engine);
 
  private:
+  void restore_counters(const TensorMap& checkpoint);
   void check_finite(int64_t updates);
   // Throws InterruptedError when a stop was requested, after a checkpoint where this process
   // writes them.
@@ -103,6 +113,7 @@ class Session : public Training {
   void evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                     const std::map<std::string, double>& extra);
 
+  RunPlan plan_;
   TrainingContext context_;
   std::optional<RunFolder> folder_;
   std::unique_ptr<WorkerStream> bn_stream_;

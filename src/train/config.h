@@ -14,8 +14,8 @@ namespace dsgd {
 // Fashion-MNIST, 1-epoch warm-up and a cosine schedule over 4 epochs (docs/performance.md).
 struct RunConfig {
   std::string algo = "dana-slim";
-  std::string engine = "sim";
-  int64_t workers = 8;  // 1 when algo = "sgd" and workers is not set
+  std::string engine = "sim";  // sim or mpi: ask mpi()
+  int64_t workers = 8;         // 1 when algo = "sgd" and workers is not set
   std::string model = "lenet5-bn";
   std::string dataset = "fashion-mnist";
   std::string data_dir;             // empty: the dataset's default place
@@ -74,8 +74,13 @@ struct RunConfig {
   double comm_global_beta = 1e-4;
 
   // The chosen algorithm's own keys (dc.lambda, hier.group_size, ...), as its registry entry
-  // declares them (algos/catalog.h): every declared key, resolved to its value or default.
+  // declares them (algos/catalog.h): every declared key, resolved to its value or default. The
+  // one resolution: rules and plans are made from these values as they are.
   OptionValues algo_options;
+
+  // Whether the run's workers are MPI processes (engine = "mpi") rather than simulated ones: the
+  // one place the engine's name is compared.
+  bool mpi() const { return engine == "mpi"; }
 };
 
 // A config key's documentation, for `dsgd list keys` and error hints.
@@ -98,11 +103,10 @@ RunConfig load_config(const std::string& toml_path, const std::vector<std::strin
 // Parses TOML text (for tests and embedded configs) the same way.
 RunConfig parse_config(const std::string& toml_text, const std::vector<std::string>& overrides);
 
-// Refuses a resumed run's config that changes what the checkpoint was computed with: everything
-// but the keys that only say how long to go on, how often to evaluate, and how to compute
-// (epochs, eval_every, lr_milestones, lr_gamma, stop_on_collapse, bn_batches, threads,
-// sim.replicas, gap_sample, data_dir, timing.record_trace, mpi.hang_timeout). The ConfigError names
-// the key and both values.
+// Refuses a resumed run's config that changes what the checkpoint was computed with: every key
+// but those the key table marks as changeable on resume (its resume column, config_keys.cpp: the
+// keys that only say how long to go on, how often to evaluate, and how to compute). An
+// algorithm's own keys never change. The ConfigError names the key and both values.
 void check_resume_changes(const RunConfig& original, const RunConfig& resumed);
 
 // The resolved config as TOML, every key present.

@@ -7,7 +7,6 @@
 
 #include <cmath>
 
-#include "algos/catalog.h"
 #include "core/errors.h"
 #include "models/model.h"
 
@@ -39,16 +38,19 @@ void set_compute_threads(int threads) {
 
 }  // namespace
 
-TrainingContext::TrainingContext(const RunConfig& config, int64_t default_threads)
-    : TrainingContext(config, load_run_dataset(config), default_threads) {}
+TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& shape,
+                                 int64_t default_threads)
+    : TrainingContext(config, shape, load_run_dataset(config), default_threads) {}
 
 DatasetPair load_run_dataset(const RunConfig& config) {
   return load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed),
                       config.image_size);
 }
 
-TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data, int64_t default_threads)
+TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& shape,
+                                 DatasetPair data, int64_t default_threads)
     : config_(config),
+      shape_(shape),
       device_(choose_device(config.device)),
       data_(std::move(data)),
       schedule_(config) {
@@ -66,15 +68,13 @@ TrainingContext::TrainingContext(const RunConfig& config, DatasetPair data, int6
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
   replica_.net = make_model(config_.model, input_shape());
   replica_.flat = std::make_unique<FlatModel>(replica_.net, device_);
-  // An async update consumes one minibatch; a synchronous round one minibatch per learner.
   const int64_t samples_per_update =
-      config_.batch_size *
-      (find_algorithm(config_.algo).family == AlgorithmFamily::kSync ? config_.workers : 1);
+      shape_.samples_per_update > 0 ? shape_.samples_per_update : config_.batch_size;
   if (samples_per_update > data_.train.size()) {
-    throw ConfigError(fmt::format("a round of {} learners x batch_size {} needs {} samples, but {} "
-                                  "has {} training samples",
-                                  config_.workers, config_.batch_size, samples_per_update,
-                                  config_.dataset, data_.train.size()),
+    throw ConfigError(fmt::format("an update of {} minibatches x batch_size {} needs {} samples, "
+                                  "but {} has {} training samples",
+                                  samples_per_update / config_.batch_size, config_.batch_size,
+                                  samples_per_update, config_.dataset, data_.train.size()),
                       "use fewer learners or a smaller batch_size");
   }
   updates_per_epoch_ = data_.train.size() / samples_per_update;
@@ -89,14 +89,11 @@ ComputePlan TrainingContext::make_compute_plan(int64_t default_threads) const {
   request.threads = config_.threads > 0 ? config_.threads : default_threads;
   request.replicas = config_.sim_replicas;
   request.batch_size = config_.batch_size;
-  const AlgorithmFamily family = find_algorithm(config_.algo).family;
-  const bool simulated = config_.engine == "sim" && family != AlgorithmFamily::kSingle;
-  request.jobs = simulated ? config_.workers : 1;
-  // Asynchronous workers share the model's BatchNorm statistics, which would land on whichever
-  // replica computed a batch; evaluation re-estimates them, unless bn_batches = 0 asks for the
-  // training-time ones. (Synchronous learners keep their own.)
-  if (simulated && family == AlgorithmFamily::kAsync && config_.bn_batches == 0 &&
-      replica_.flat->num_buffers() > 0) {
+  request.jobs = shape_.compute_jobs;
+  // Simulated asynchronous workers share the model's BatchNorm statistics, which would land on
+  // whichever replica computed a batch; evaluation re-estimates them, unless bn_batches = 0 asks
+  // for the training-time ones. (Synchronous learners keep their own.)
+  if (shape_.shared_batchnorm && config_.bn_batches == 0 && replica_.flat->num_buffers() > 0) {
     if (config_.sim_replicas > 1) {
       throw ConfigError(
           "sim.replicas > 1 needs bn_batches > 0 with a BatchNorm model: the "

@@ -34,15 +34,24 @@ struct ModelReplica {
 // The dataset a config names (dataset, data_dir, seed, image_size).
 DatasetPair load_run_dataset(const RunConfig& config);
 
+// What the run's plan (run/run_plan.h) decided about the run's shape that the context needs; the
+// context works none of it out from the algorithm's name or the engine's.
+struct ContextShape {
+  int64_t samples_per_update = 0;  // an update's samples (0: one minibatch, batch_size)
+  int64_t compute_jobs = 1;        // gradients computable at once (simulated workers, learners)
+  bool shared_batchnorm = false;   // simulated workers train one model's BatchNorm statistics
+};
+
 class TrainingContext {
  public:
   // Validates everything that depends on input (device, dataset files, model for the data
   // shape): bad input fails here, before anything is written. `default_threads` is the compute
   // thread count when the config leaves it to dsgd (threads = 0; MPI ranks pass their share of
   // the host's cores); 0 here: planned from the model's work (train/compute_plan.h).
-  explicit TrainingContext(const RunConfig& config, int64_t default_threads = 0);
+  TrainingContext(const RunConfig& config, const ContextShape& shape, int64_t default_threads = 0);
   // The same with data already in memory (tests, benchmarks, synthetic shapes).
-  TrainingContext(const RunConfig& config, DatasetPair data, int64_t default_threads = 0);
+  TrainingContext(const RunConfig& config, const ContextShape& shape, DatasetPair data,
+                  int64_t default_threads = 0);
 
   const RunConfig& config() const { return config_; }
   const DatasetPair& data() const { return data_; }
@@ -81,6 +90,7 @@ class TrainingContext {
   ComputePlan make_compute_plan(int64_t default_threads) const;
 
   RunConfig config_;
+  ContextShape shape_;
   torch::Device device_;
   DatasetPair data_;
   ModelReplica replica_;

@@ -1,0 +1,57 @@
+// The asynchronous parameter server on MPI. Rank 0 is the server, ranks 1..N the workers, and
+// they run the same rules as the simulator. With `servers = S` ranks 0..S-1 each serve a slice of
+// the flat vector (every rule is element-wise) and workers are ranks S..S+N-1; shard 0 takes
+// arrivals and tells the other shards the order, so every shard applies the same messages in the
+// same sequence and the run is the same algorithm as with one server. The server takes messages in
+// arrival order (MPI_Recv from any source), applies each, and sends that worker fresh parameters;
+// it records the arrival order, so the simulator can replay it and reproduce the run's parameters.
+//
+// Evaluation happens on the server while the workers keep computing (their messages wait in MPI).
+// A checkpoint first collects the one message every busy worker owes (kept, not applied, and
+// applied first afterwards, in arrival order) and each worker's rule state and batch counter:
+// nothing in flight is lost, and `--resume` continues exactly from there. At the end the server
+// collects the messages still owed and tells every worker to stop, so no rank is left waiting.
+//
+// Files: mpi_async.cpp sets the ranks up, mpi_async_server.cpp runs the shards around the same
+// AsyncServer the simulator uses, mpi_async_worker.cpp the workers, and mpi_transport.h holds the
+// tags, sends and receives they speak.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "engine/engine.h"
+#include "engine/mpi/mpi_world.h"
+
+namespace dsgd {
+
+class MpiAsyncEngine : public Engine {
+ public:
+  // Throws ConfigError unless the world has workers + servers ranks.
+  MpiAsyncEngine(Training& training, MpiWorld& world);
+  ~MpiAsyncEngine() override;
+  // Every rank gets the checkpoint (the server's file, broadcast).
+  void restore(const TensorMap& checkpoint) override;
+  void run() override;
+
+  // Replaces the workers' gradient computation, for benchmarks of the message path alone:
+  // fills training.model().grads() for the worker's batch number k and returns the loss.
+  using GradientSource = std::function<torch::Tensor(int64_t k)>;
+  void set_gradient_source(GradientSource source) { gradient_source_ = std::move(source); }
+
+ private:
+  struct Server;
+  struct Worker;
+  struct ShardOps;
+  void run_server();  // shard 0: takes arrivals, sequences the other shards, evaluates
+  void run_shard();   // shards 1..S-1
+  void run_worker();
+  Training& training_;
+  MpiWorld& world_;
+  std::unique_ptr<Server> server_;
+  std::unique_ptr<Worker> worker_;
+  GradientSource gradient_source_;
+  int64_t shards_ = 1;
+};
+
+}  // namespace dsgd

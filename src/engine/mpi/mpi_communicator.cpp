@@ -1,0 +1,106 @@
+// All-reduce means on MPI communicators; see mpi_communicator.h.
+#include "engine/mpi/mpi_communicator.h"
+
+#include <fmt/format.h>
+
+#include <climits>
+
+#include "core/errors.h"
+
+namespace dsgd {
+
+MpiCommunicator::MpiCommunicator(MpiWorld& world, std::vector<int64_t> group_sizes,
+                                 bool node_groups)
+    : watchdog_(world.watchdog()) {
+  if (group_sizes.empty() || group_sizes.back() != world.size())
+    group_sizes.push_back(world.size());
+  for (size_t level = 0; level + 1 < group_sizes.size(); ++level) {
+    const int64_t size = group_sizes[level];
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (node_groups && level == 0) {
+      check_mpi(MPI_Comm_split_type(world.comm(), MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL,
+                                    &comm),
+                "MPI_Comm_split_type");
+    } else {
+      if (world.size() % size != 0) {
+        throw ConfigError(fmt::format("{} ranks cannot form groups of {}", world.size(), size),
+                          "launch a multiple of every level's group size of ranks");
+      }
+      check_mpi(
+          MPI_Comm_split(world.comm(), static_cast<int>(world.rank() / size), world.rank(), &comm),
+          "MPI_Comm_split");
+    }
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int members = 1;
+    MPI_Comm_size(comm, &members);
+    comms_.push_back(comm);
+    sizes_.push_back(members);
+  }
+  comms_.push_back(world.comm());
+  sizes_.push_back(world.size());
+  if (node_groups && comms_.size() >= 3) {
+    // Every rank of a node must fall in one group of the next level: the smallest and largest
+    // next-level group index over the node agree.
+    int low_high[2] = {static_cast<int>(world.rank() / group_sizes[1]),
+                       -static_cast<int>(world.rank() / group_sizes[1])};
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, low_high, 2, MPI_INT, MPI_MIN, comms_[0]),
+              "MPI_Allreduce");
+    int nested = low_high[0] == -low_high[1] ? 1 : 0;
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &nested, 1, MPI_INT, MPI_MIN, world.comm()),
+              "MPI_Allreduce");
+    if (nested == 0) {
+      throw ConfigError(fmt::format("hier.node_groups: a node's ranks span two groups of level 2 "
+                                    "(groups of {} consecutive ranks)",
+                                    group_sizes[1]),
+                        "make level 2's group size a multiple of the ranks per node, with each "
+                        "node's ranks consecutive (mpirun --map-by node does not keep them so)");
+    }
+  }
+}
+
+MpiCommunicator::~MpiCommunicator() {
+  for (size_t level = 0; level + 1 < comms_.size(); ++level) MPI_Comm_free(&comms_[level]);
+}
+
+void MpiCommunicator::sum(size_t level, torch::Tensor& tensor) {
+  if (!tensor.is_contiguous() || !tensor.device().is_cpu()) {
+    throw Error("MPI all-reduce needs a contiguous CPU tensor", "this is a dsgd bug; report it");
+  }
+  if (tensor.numel() == 0) return;
+  if (tensor.numel() > INT_MAX) {
+    throw Error("MPI all-reduce of more than 2^31 elements", "split the model into shards");
+  }
+  MPI_Datatype type = tensor.scalar_type() == torch::kDouble ? MPI_DOUBLE : MPI_FLOAT;
+  MPI_Comm comm = comms_.at(level);
+  void* data = tensor.data_ptr();
+  const int count = static_cast<int>(tensor.numel());
+  const double start = MPI_Wtime();
+  if (watchdog_.timeout() == 0) {
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, data, count, type, MPI_SUM, comm), "MPI_Allreduce");
+    seconds_ += MPI_Wtime() - start;
+    return;
+  }
+  // Non-blocking, waited for under the watchdog: a rank stopped anywhere, even inside the
+  // all-reduce, leaves the others polling, and rank 0 finds it. (A watched barrier before a
+  // blocking all-reduce was faster, but a rank stopped during the all-reduce itself hung the
+  // job: it happened in Mpi.StoppedLearnerRankEndsTheSyncJob.) With the ring algorithm
+  // (mpi_world.cpp) it costs what the blocking call does; mpi.hang_timeout = 0 turns the
+  // watchdog off and restores the blocking call.
+  MPI_Request request;
+  check_mpi(MPI_Iallreduce(MPI_IN_PLACE, data, count, type, MPI_SUM, comm, &request),
+            "MPI_Iallreduce");
+  watchdog_.wait(request, "MPI_Allreduce");
+  seconds_ += MPI_Wtime() - start;
+}
+
+void MpiCommunicator::average(size_t level, const std::vector<torch::Tensor>& tensors) {
+  if (tensors.size() != 1) {
+    throw Error(fmt::format("an MPI rank holds one learner, not {}", tensors.size()),
+                "this is a dsgd bug; report it");
+  }
+  torch::Tensor t = tensors[0];
+  sum(level, t);
+  t.div_(static_cast<double>(group_size(level)));
+}
+
+}  // namespace dsgd

@@ -1,0 +1,38 @@
+// The Communicator of the MPI engine: one learner per rank; each averaging level below the
+// outermost is an all-reduce on its own communicator from MPI_Comm_split (consecutive ranks) or,
+// for the innermost, MPI_Comm_split_type (the ranks sharing a node); the outermost an all-reduce
+// over every rank. Sums are divided by the group's size on each rank. The all-reduces are
+// non-blocking, waited for under the world's watchdog, so that a rank that stops answering ends the
+// job instead of hanging it (blocking when the watchdog is off).
+#pragma once
+
+#include "algos/communicator.h"
+#include "engine/mpi/mpi_world.h"
+
+namespace dsgd {
+
+class MpiCommunicator : public Communicator {
+ public:
+  // `group_sizes`: consecutive ranks per group at each level, innermost first (a level of every
+  // rank is added when the last is not one); with `node_groups` the innermost level is the ranks
+  // of each node, and the constructor checks (ConfigError) that the nodes nest in the next level.
+  MpiCommunicator(MpiWorld& world, std::vector<int64_t> group_sizes, bool node_groups);
+  ~MpiCommunicator() override;
+  MpiCommunicator(const MpiCommunicator&) = delete;
+  MpiCommunicator& operator=(const MpiCommunicator&) = delete;
+  void average(size_t level, const std::vector<torch::Tensor>& tensors) override;
+  int64_t group_size(size_t level) const override { return sizes_.at(level); }
+  size_t levels() const override { return comms_.size(); }
+  // In-place sum over the rank's group at `level` (float32 or float64 tensors).
+  void sum(size_t level, torch::Tensor& tensor);
+  // Wall-clock seconds spent in this communicator's all-reduces so far.
+  double seconds_in_collectives() const { return seconds_; }
+
+ private:
+  Watchdog& watchdog_;
+  std::vector<MPI_Comm> comms_;  // per level; the last is the world's (not ours to free)
+  std::vector<int64_t> sizes_;
+  double seconds_ = 0;
+};
+
+}  // namespace dsgd

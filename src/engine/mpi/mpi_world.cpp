@@ -1,0 +1,139 @@
+// MPI initialisation and pre-training agreements; see mpi_world.h.
+#include "engine/mpi/mpi_world.h"
+
+#include <fmt/format.h>
+
+#include <climits>
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+
+#include "core/errors.h"
+
+namespace dsgd {
+namespace {
+
+// An error seen by another rank: same exit code, pointing at that rank's own message (or, when
+// empty, printed by another rank already).
+class PeerError : public Error {
+ public:
+  PeerError(const std::string& what, int code) : Error(what), code_(code) {}
+  int exit_code() const override { return code_; }
+
+ private:
+  int code_;
+};
+
+int exit_code_of(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error& e) {
+    return e.exit_code();
+  } catch (...) {
+    return 1;
+  }
+}
+
+}  // namespace
+
+int MpiWorld::ranks_on_host() const {
+  MPI_Comm host = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host),
+            "MPI_Comm_split_type");
+  int size = 1;
+  MPI_Comm_size(host, &size);
+  MPI_Comm_free(&host);
+  return size;
+}
+
+void check_mpi(int result, const char* call) {
+  if (result == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(result, text, &length);
+  throw Error(fmt::format("{} failed: {}", call, std::string(text, static_cast<size_t>(length))),
+              "check the MPI installation and the mpirun command line");
+}
+
+MpiWorld::MpiWorld() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    // Open MPI's non-blocking all-reduce (which the watchdog waits on) otherwise picks binomial
+    // or recursive doubling: 1.5-1.65x the blocking all-reduce's time for a model average in
+    // dsgd_mpi_bench, where the ring is 1.0-1.3x, as the blocking call's own choice is. A
+    // user's own setting wins; other MPIs ignore the variable.
+    setenv("OMPI_MCA_coll_libnbc_iallreduce_algorithm", "1", /*overwrite=*/0);
+    int provided = 0;
+    check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init");
+  }
+  check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");
+  // Errors come back as codes so that they become dsgd errors with a message.
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  watchdog_ = std::make_unique<Watchdog>(comm_);
+}
+
+MpiWorld::~MpiWorld() {
+  watchdog_.reset();  // its communicator, before MPI ends
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+void MpiWorld::agree(std::exception_ptr error) {
+  int code = error ? exit_code_of(error) : 0;
+  // The first failing rank, the worst code, and how many failed.
+  int failing = code != 0 ? rank_ : INT_MAX;
+  int failed = code != 0 ? 1 : 0;
+  int first = INT_MAX, worst = 0, failures = 0;
+  check_mpi(MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, comm_), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(&failed, &failures, 1, MPI_INT, MPI_SUM, comm_), "MPI_Allreduce");
+  if (first == INT_MAX) return;
+  // When every rank failed (a bad config, the wrong rank count), one message is enough.
+  if (failures == size_ && rank_ != first) throw PeerError("", worst);
+  if (error) std::rethrow_exception(error);
+  throw PeerError(fmt::format("rank {} could not start (see its message); every rank stops", first),
+                  worst);
+}
+
+void MpiWorld::follow_root(std::exception_ptr outcome) {
+  int code = outcome ? exit_code_of(outcome) : 0;
+  check_mpi(MPI_Bcast(&code, 1, MPI_INT, 0, comm_), "MPI_Bcast");
+  if (rank_ == 0 && outcome) std::rethrow_exception(outcome);
+  if (code != 0) throw PeerError("", code);
+}
+
+void MpiWorld::check_same(const std::string& text, const std::string& what) {
+  std::exception_ptr error;
+  if (broadcast(text) != text) {
+    error = std::make_exception_ptr(
+        ConfigError(fmt::format("rank {} runs with a different {} than rank 0", rank_, what),
+                    "give every rank the same config file and --set options"));
+  }
+  agree(error);
+}
+
+std::string MpiWorld::broadcast(std::string bytes, int root) {
+  long long size = static_cast<long long>(bytes.size());
+  check_mpi(MPI_Bcast(&size, 1, MPI_LONG_LONG, root, comm_), "MPI_Bcast");
+  bytes.resize(static_cast<size_t>(size));
+  // In pieces below INT_MAX bytes, MPI's count limit.
+  constexpr long long kPiece = 1LL << 30;
+  for (long long offset = 0; offset < size; offset += kPiece) {
+    int count = static_cast<int>(std::min(kPiece, size - offset));
+    check_mpi(MPI_Bcast(bytes.data() + offset, count, MPI_CHAR, root, comm_), "MPI_Bcast");
+  }
+  return bytes;
+}
+
+void MpiWorld::abort(int code) {
+  std::cerr.flush();
+  MPI_Abort(comm_ != MPI_COMM_NULL ? comm_ : MPI_COMM_WORLD, code);
+  std::abort();  // not reached: MPI_Abort ends the process
+}
+
+}  // namespace dsgd

@@ -1,0 +1,59 @@
+// The MPI side of a run: initialisation and finalisation, this process's rank, and the
+// agreements every rank reaches before training — the rank count fits the config, every rank
+// runs the same config, every rank's setup (data, model) succeeded — so that bad input ends every
+// rank with exit 2 and a message, never a hang. Only engines include MPI; rules never do.
+#pragma once
+
+#include <mpi.h>
+
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "engine/mpi/mpi_watchdog.h"
+
+namespace dsgd {
+
+class MpiWorld {
+ public:
+  // Initialises MPI (once per process) and duplicates MPI_COMM_WORLD for dsgd's traffic.
+  MpiWorld();
+  ~MpiWorld();
+  MpiWorld(const MpiWorld&) = delete;
+  MpiWorld& operator=(const MpiWorld&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  MPI_Comm comm() const { return comm_; }
+  // Every wait during training goes through it (see mpi_watchdog.h).
+  Watchdog& watchdog() { return *watchdog_; }
+
+  // Collective. Every rank passes the error its setup ended with (null: success). Returns when
+  // every rank succeeded; otherwise throws on every rank: the failing rank its own error, the
+  // others an error with the same exit code naming the first rank that failed.
+  void agree(std::exception_ptr error);
+  // Collective, after training: every rank ends as rank 0 did. Rank 0 rethrows its `outcome`
+  // (null: success); every other rank throws a silent error with rank 0's exit code (rank 0
+  // reports it), or returns.
+  void follow_root(std::exception_ptr outcome);
+  // Collective. Throws ConfigError on every rank unless all ranks pass the same text.
+  void check_same(const std::string& text, const std::string& what);
+  // Collective. Rank `root`'s bytes on every rank.
+  std::string broadcast(std::string bytes, int root = 0);
+  // Collective. How many ranks of this job share this rank's host (its shared-memory node).
+  int ranks_on_host() const;
+
+  // Ends every rank of the job with `code` (after a failure that other ranks cannot see).
+  [[noreturn]] void abort(int code);
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::unique_ptr<Watchdog> watchdog_;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+// Throws ConfigError (exit 2, every rank) when an MPI call failed.
+void check_mpi(int result, const char* call);
+
+}  // namespace dsgd

@@ -1,0 +1,291 @@
+// The discrete-event simulator of N asynchronous workers and one parameter server. Each worker's
+// minibatch time comes from the timing model; a priority queue ordered by (finish time, worker,
+// sequence) pops the worker that finishes next, its gradient is computed on the single model
+// replica at the parameters it was sent, the server rule applies its message and sends it fresh
+// parameters. One replica does all gradient computations, so N workers cost only their
+// per-worker state (the parameters each was sent, and the rule's own state). The server's link
+// is priced like the synchronous family's global link (comm.global_*): every push and pull
+// takes α + β·M/servers and queues for it, so simulated time is comparable across families.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <queue>
+
+#include "algos/async_rule.h"
+#include "core/errors.h"
+#include "engine/async_server.h"
+#include "engine/sim/gradient_pool.h"
+#include "engine/sim/simulators.h"
+#include "engine/sim/timing.h"
+#include "engine/trace.h"
+
+namespace dsgd {
+
+class AsyncSimulator : public Engine {
+ public:
+  // Validates the algorithm's options and the trace file; throws ConfigError before any
+  // training (and so before a run folder exists).
+  explicit AsyncSimulator(Training& training);
+  ~AsyncSimulator() override;
+  void restore(const TensorMap& checkpoint) override;
+  void run() override;
+
+ private:
+  struct State;
+  Training& training_;
+  std::unique_ptr<State> state_;
+};
+namespace {
+
+struct Event {
+  double time;
+  int64_t worker;
+  int64_t sequence;
+  // Min-heap on (time, worker, sequence): the order never depends on addresses or containers.
+  bool operator>(const Event& other) const {
+    if (time != other.time) return time > other.time;
+    if (worker != other.worker) return worker > other.worker;
+    return sequence > other.sequence;
+  }
+};
+
+}  // namespace
+
+struct AsyncSimulator::State {
+  int64_t workers = 0;
+  std::unique_ptr<AsyncServer> server;
+  std::vector<std::unique_ptr<AsyncWorkerRule>> worker_rules;
+  std::vector<WorkerStream> streams;
+  std::vector<int64_t> next_batch;  // k_i
+  std::vector<double> finish_time;
+  std::vector<int64_t> event_sequence;  // the sequence number of worker i's pending event
+  std::unique_ptr<TimingModel> timing;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;
+  int64_t sequence = 0;
+  std::optional<ArrivalTrace> replay;
+  bool restored = false;
+
+  // The server's link: a push or a pull takes link_cost, and each direction is one queue.
+  double link_cost = 0.0;
+  double link_in_free = 0.0;   // when the link can take the next push
+  double link_out_free = 0.0;  // when it can take the next pull
+
+  // With sim.replicas > 1: each worker's next gradient is computed ahead, in parallel, as soon as
+  // the server sends it parameters, into its row of `gradients`.
+  torch::Tensor gradients;                 // [N, P]
+  std::vector<torch::Tensor> gradient_of;  // its rows
+  // Last, so that it is destroyed first: its destructor waits for running jobs, which use the
+  // members above.
+  std::unique_ptr<GradientPool> pool;
+};
+
+AsyncSimulator::AsyncSimulator(Training& training)
+    : training_(training), state_(std::make_unique<State>()) {
+  const RunConfig& config = training_.config();
+  State& s = *state_;
+  s.workers = config.workers;
+  const AsyncAlgorithm& algorithm = find_async_algorithm(config.algo);
+  check_server_shards(algorithm, config.servers);
+  AsyncOptions options = async_options(config);
+  torch::Tensor theta0 = training_.model().params().detach().clone();
+  s.server = std::make_unique<AsyncServer>(
+      algorithm, options, theta0, s.workers,
+      [&training = training_](int64_t updates) { return training.lr_at(updates); },
+      config.gap_sample);
+  for (int64_t i = 0; i < s.workers; ++i) {
+    s.worker_rules.push_back(algorithm.make_worker(options, i, theta0));
+    s.streams.push_back(training_.make_stream(i));
+  }
+  s.timing = std::make_unique<TimingModel>(config, s.workers);
+  if (!config.timing_trace.empty()) {
+    s.replay = read_trace(config.timing_trace);
+    if (s.replay->workers != s.workers) {
+      throw ConfigError(fmt::format("trace '{}' has {} workers but workers = {}",
+                                    config.timing_trace, s.replay->workers, s.workers),
+                        "replay a trace with the same number of workers");
+    }
+    if (static_cast<int64_t>(s.replay->order.size()) < training_.total_updates()) {
+      throw ConfigError(
+          fmt::format("trace '{}' holds {} arrivals but the run needs {}", config.timing_trace,
+                      s.replay->order.size(), training_.total_updates()),
+          "shorten epochs or record a longer trace");
+    }
+  }
+  // Every push and pull carries the whole vector, split over `servers` links in parallel.
+  const double message_bytes =
+      static_cast<double>(theta0.numel() * static_cast<int64_t>(theta0.element_size()));
+  s.link_cost = config.comm_global_alpha +
+                config.comm_global_beta * message_bytes / static_cast<double>(config.servers);
+  // This engine holds every worker rule, so it can follow θ for the gap of a look-ahead server.
+  if (s.worker_rules.front()->follows_parameters()) s.server->follow_parameters();
+  const int64_t replicas = training_.context().compute_plan().replicas;
+  if (replicas > 1) {
+    s.pool = std::make_unique<GradientPool>(training_.context(), replicas, s.workers);
+    s.gradients = torch::empty({s.workers, theta0.numel()}, theta0.options());
+    for (int64_t i = 0; i < s.workers; ++i) s.gradient_of.push_back(s.gradients[i]);
+  }
+  s.next_batch.assign(static_cast<size_t>(s.workers), 0);
+  s.finish_time.assign(static_cast<size_t>(s.workers), 0.0);
+  s.event_sequence.assign(static_cast<size_t>(s.workers), 0);
+
+  int64_t worker_bytes = 0;
+  for (const auto& w : s.worker_rules) worker_bytes += w->state_bytes();
+  training_.report().evaluated = s.server->rule().evaluated_name();
+  training_.report().server_bytes = s.server->rule().state_bytes();
+  training_.report().worker_rule_bytes = worker_bytes;
+
+  // Taken right after an evaluation, when the period's telemetry has just been reset.
+  training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
+    s.server->save(checkpoint, "engine/");
+    for (int64_t i = 0; i < s.workers; ++i) {
+      for (auto& [name, tensor] : s.worker_rules[static_cast<size_t>(i)]->state()) {
+        checkpoint["engine/worker/" + std::to_string(i) + "/" + name] = tensor;
+      }
+    }
+    checkpoint["engine/next_batch"] = to_tensor(s.next_batch);
+    checkpoint["engine/finish_time"] = to_tensor(s.finish_time);
+    checkpoint["engine/event_sequence"] = to_tensor(s.event_sequence);
+    checkpoint["engine/sequence"] = torch::tensor(s.sequence, torch::kLong);
+    checkpoint["engine/link_free"] =
+        torch::tensor({s.link_in_free, s.link_out_free}, torch::kDouble);
+  });
+}
+
+void AsyncSimulator::restore(const TensorMap& checkpoint) {
+  State& s = *state_;
+  torch::NoGradGuard no_grad;
+  auto entry = [&](const std::string& key) {
+    return checkpoint_entry(checkpoint, "engine/" + key);
+  };
+  s.server->restore(checkpoint, "engine/");
+  for (int64_t i = 0; i < s.workers; ++i) {
+    for (auto& [name, tensor] : s.worker_rules[static_cast<size_t>(i)]->state()) {
+      tensor.copy_(entry("worker/" + std::to_string(i) + "/" + name));
+    }
+  }
+  s.next_batch = to_int_vector(entry("next_batch"));
+  s.finish_time = to_double_vector(entry("finish_time"));
+  s.event_sequence = to_int_vector(entry("event_sequence"));
+  s.sequence = entry("sequence").item<int64_t>();
+  torch::Tensor link_free = entry("link_free");
+  s.link_in_free = link_free[0].item<double>();
+  s.link_out_free = link_free[1].item<double>();
+  if (!s.replay) {
+    for (int64_t i = 0; i < s.workers; ++i) {
+      const size_t w = static_cast<size_t>(i);
+      s.queue.push({s.finish_time[w], i, s.event_sequence[w]});
+    }
+  }
+  s.restored = true;
+}
+
+AsyncSimulator::~AsyncSimulator() = default;
+
+void AsyncSimulator::run() {
+  State& s = *state_;
+  AsyncServer& server = *s.server;
+  FlatModel& model = training_.model();
+  torch::NoGradGuard no_grad;
+
+  // Worker i's next gradient, at the parameters it was sent, on its next batch: as a job for the
+  // pool, which may start it at once (the parameters stay put until i's message is applied).
+  const torch::Device device = training_.context().device();
+  auto compute_ahead = [&](int64_t worker) {
+    const size_t w = static_cast<size_t>(worker);
+    const int64_t k = s.next_batch[w];
+    // Pointers to the state, not this function's references: the workers' last jobs may still
+    // run after run() returns (the pool, destroyed first with the state, waits for them).
+    State* state = &s;
+    s.pool->submit(worker, [state, worker, w, k, device](ModelReplica& replica) {
+      replica.flat->params().copy_(state->server->sent(worker));
+      torch::Tensor loss = replica.compute_gradient(state->streams[w].batch(k), device);
+      state->gradient_of[w].copy_(replica.flat->grads());
+      return loss;
+    });
+  };
+
+  // Pulls queue for the link in the order the server sends; the worker computes once its
+  // parameters are in.
+  auto send = [&](int64_t worker, int64_t updates, double now) {
+    server.send(worker, updates);
+    if (s.pool) compute_ahead(worker);
+    double start = now;
+    if (s.link_cost > 0.0) {
+      start = std::max(now, s.link_out_free) + s.link_cost;
+      s.link_out_free = start;
+    }
+    double finish = start + s.timing->duration(worker, s.next_batch[static_cast<size_t>(worker)]);
+    s.finish_time[static_cast<size_t>(worker)] = finish;
+    s.event_sequence[static_cast<size_t>(worker)] = s.sequence;
+    if (!s.replay) s.queue.push({finish, worker, s.sequence});
+    ++s.sequence;
+  };
+  if (!s.restored) {
+    for (int64_t i = 0; i < s.workers; ++i) send(i, 0, 0.0);
+  } else if (s.pool) {
+    for (int64_t i = 0; i < s.workers; ++i) compute_ahead(i);
+  }
+
+  auto telemetry = [&]() {
+    // Kept current at every evaluation so that a diverged run's summary has it too.
+    training_.report().staleness_histogram = server.telemetry().histogram();
+    return server.end_period();
+  };
+
+  // Pushes queue for the link in the order workers finish computing (events pop in that order),
+  // so messages arrive, and are applied, in that order too.
+  auto arrival = [&](double finished) {
+    if (s.link_cost <= 0.0) return finished;
+    s.link_in_free = std::max(finished, s.link_in_free) + s.link_cost;
+    return s.link_in_free;
+  };
+
+  double now = training_.sim_time();
+  for (int64_t updates = training_.updates_done(); updates < training_.total_updates(); ++updates) {
+    int64_t worker;
+    if (s.replay) {
+      worker = s.replay->order[static_cast<size_t>(updates)];
+      now = std::max(now, arrival(s.finish_time[static_cast<size_t>(worker)]));
+    } else {
+      Event event = s.queue.top();
+      s.queue.pop();
+      worker = event.worker;
+      now = arrival(event.time);
+    }
+    const size_t w = static_cast<size_t>(worker);
+    const torch::Tensor& received = server.sent(worker);
+
+    // The worker's gradient, at the parameters it was sent, turned into its message.
+    torch::Tensor loss;
+    if (s.pool) {
+      loss = s.pool->wait(worker);
+    } else {
+      model.params().copy_(received);
+      torch::AutoGradMode enable_grad(true);
+      loss = training_.compute_gradient(s.streams[w].batch(s.next_batch[w]));
+    }
+    ++s.next_batch[w];
+    const torch::Tensor& gradient = s.pool ? s.gradient_of[w] : model.grads();
+    AsyncWorkerRule& rule = *s.worker_rules[w];
+    torch::Tensor message = rule.message(gradient, received, server.lr_of(worker));
+
+    server.apply(worker, message, updates);
+    if (server.following_parameters()) rule.follow_parameters(server.actual_parameters());
+    // Fresh parameters go out before after_update, so that a checkpoint it writes holds every
+    // worker's pending computation.
+    send(worker, updates + 1, now);
+    training_.after_update(updates + 1, loss, now, server.evaluated(), telemetry);
+  }
+
+  training_.report().staleness_histogram = server.telemetry().histogram();
+  if (!training_.config().timing_record_trace.empty()) {
+    write_trace(training_.config().timing_record_trace, server.recorded());
+  }
+}
+
+std::unique_ptr<Engine> make_async_simulator(Training& training) {
+  return std::make_unique<AsyncSimulator>(training);
+}
+
+}  // namespace dsgd

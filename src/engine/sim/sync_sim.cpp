@@ -1,0 +1,144 @@
+// The simulator of P synchronous learners in one process. Each learner keeps its own parameters,
+// BatchNorm buffers and momentum; every round each learner computes the gradient of its own next
+// minibatch on the one shared model replica, then the algorithm's plan (sync_round.h) steps and
+// averages them through an in-memory communicator.
+//
+// Simulated time: a round lasts as long as its slowest learner (Gamma minibatch times, as in the
+// asynchronous simulator) plus, when it ends with a reduction among n learners of M bytes each,
+// alpha + beta * 2(n-1)/n * M with the (alpha, beta) of the in-group or the global link.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "engine/sim/gradient_pool.h"
+#include "engine/sim/simulators.h"
+#include "engine/sim/timing.h"
+#include "engine/sync_learners.h"
+
+namespace dsgd {
+
+class SyncSimulator : public Engine {
+ public:
+  // Validates the plan's options; throws ConfigError before any training.
+  explicit SyncSimulator(Training& training);
+  ~SyncSimulator() override;
+  void restore(const TensorMap& checkpoint) override;
+  void run() override;
+
+ private:
+  struct State;
+  Training& training_;
+  std::unique_ptr<State> state_;
+};
+
+struct SyncSimulator::State {
+  SyncPlan plan;
+  std::vector<Learner> learners;
+  std::vector<WorkerStream> streams;
+  std::unique_ptr<InProcessCommunicator> communicator;
+  std::unique_ptr<TimingModel> timing;
+  std::unique_ptr<SyncTraffic> traffic;
+  std::unique_ptr<GradientPool> pool;  // with sim.replicas > 1; last: destroyed first
+};
+
+SyncSimulator::SyncSimulator(Training& training)
+    : training_(training), state_(std::make_unique<State>()) {
+  const RunConfig& c = training_.config();
+  State& s = *state_;
+  s.plan = sync_plan(c, training_.context().updates_per_epoch());
+  s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_sizes());
+  s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
+  s.timing = std::make_unique<TimingModel>(c, c.workers);
+  FlatModel& model = training_.model();
+  SgdOptions sgd = sgd_options(c);
+  s.learners.reserve(static_cast<size_t>(c.workers));
+  for (int64_t i = 0; i < c.workers; ++i) {
+    s.learners.emplace_back(sgd, model.params().detach(), model.buffers(), s.plan.outer);
+    s.streams.push_back(training_.make_stream(i));
+  }
+  const int64_t replicas = training_.context().compute_plan().replicas;
+  if (replicas > 1)
+    s.pool = std::make_unique<GradientPool>(training_.context(), replicas, c.workers);
+  training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
+    for (size_t i = 0; i < s.learners.size(); ++i) {
+      save_learner(checkpoint, static_cast<int64_t>(i), s.learners[i]);
+    }
+    s.traffic->save(checkpoint);
+  });
+}
+
+SyncSimulator::~SyncSimulator() = default;
+
+void SyncSimulator::restore(const TensorMap& checkpoint) {
+  State& s = *state_;
+  for (size_t i = 0; i < s.learners.size(); ++i) {
+    restore_learner(checkpoint, static_cast<int64_t>(i), s.learners[i]);
+  }
+  s.traffic->restore(checkpoint);
+}
+
+void SyncSimulator::run() {
+  State& s = *state_;
+  const RunConfig& c = training_.config();
+  FlatModel& model = training_.model();
+  const int64_t learners = c.workers;
+  torch::NoGradGuard no_grad;
+  torch::Tensor loss_sum = torch::zeros({}, model.params().options());
+
+  for (int64_t round = training_.updates_done(); round < training_.total_updates(); ++round) {
+    double slowest = 0.0;
+    loss_sum.zero_();
+    // The learners' gradients are independent: with replicas they run in parallel, and their
+    // losses are still summed in learner order.
+    const torch::Device device = training_.context().device();
+    for (int64_t i = 0; i < learners && s.pool; ++i) {
+      State* state = &s;
+      s.pool->submit(i, [state, i, round, device](ModelReplica& replica) {
+        const size_t l = static_cast<size_t>(i);
+        return learner_gradient(replica, device, state->learners[l],
+                                state->streams[l].batch(round));
+      });
+    }
+    for (int64_t i = 0; i < learners; ++i) {
+      const size_t l = static_cast<size_t>(i);
+      loss_sum.add_(s.pool ? s.pool->wait(i)
+                           : learner_gradient(training_.context().replica(), device, s.learners[l],
+                                              s.streams[l].batch(round)));
+      slowest = std::max(slowest, s.timing->duration(i, round));
+    }
+    const bool evaluating = training_.evaluation_due(round + 1);
+    std::map<std::string, double> spreads;  // at their largest: before this round's averaging
+    RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
+                                              c.average_momentum, s.learners, *s.communicator, [&] {
+                                                if (evaluating)
+                                                  spreads =
+                                                      spread_columns(s.learners, *s.communicator);
+                                              });
+    SyncTraffic& t = *s.traffic;
+    t.compute_time += slowest;
+    if (round_traffic.level) {
+      const LinkCost cost = link_cost(s.plan, *round_traffic.level, c);
+      const double seconds = cost.alpha + cost.beta * SyncTraffic::volume(round_traffic);
+      t.record(round_traffic, learners, seconds);
+      t.comm_time += seconds;
+    }
+
+    std::map<std::string, double> row;
+    if (evaluating) {
+      average_learners_into(model, s.learners, *s.communicator, s.plan.average_buffers);
+      if (spreads.empty()) spreads = spread_columns(s.learners, *s.communicator);
+      row = evaluation_row(t, spreads);
+      training_.report().traffic = t.columns();
+    }
+    torch::Tensor loss = loss_sum / static_cast<double>(learners);
+    training_.after_update(round + 1, loss, t.compute_time + t.comm_time, model.params(),
+                           [&row] { return row; });
+  }
+  training_.report().traffic = s.traffic->columns();
+}
+
+std::unique_ptr<Engine> make_sync_simulator(Training& training) {
+  return std::make_unique<SyncSimulator>(training);
+}
+
+}  // namespace dsgd

@@ -1,0 +1,101 @@
+// The report's layout, groups and targets; see report_layout.h.
+#include "experiment/report_layout.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace dsgd {
+namespace report_internal {
+namespace {
+
+// The mean final accuracy over the seeds when every one finished normally, else 0 (no target).
+double finished_mean(const Configuration& c) {
+  std::vector<double> finals;
+  for (const auto& run : c.runs) {
+    if (run.status == "ok") finals.push_back(run.final_acc);
+  }
+  return finals.size() == c.runs.size() && !finals.empty() ? seed_stats(finals).mean : 0.0;
+}
+
+}  // namespace
+
+std::string Layout::target_name() const {
+  return relative_target() ? target_config + "'s final acc" : fmt::format("{}", target);
+}
+
+Layout resolve_layout(const Experiment& experiment, const ReportOptions& options) {
+  const ReportLayout& given = experiment.layout;
+  Layout layout{given.rows, given.columns, {}, given.target, given.target_config};
+  if (options.target > 0.0) {
+    layout.target = options.target;
+    layout.target_config.clear();
+  }
+  if (layout.rows.empty() && experiment.dimensions.size() == 1) {
+    layout.rows = experiment.dimensions.front();
+  }
+  if (!given.key_dimensions.empty()) layout.names_only.push_back("config");
+  return layout;
+}
+
+std::vector<Group> group_by(const Experiment& experiment, const Layout& layout,
+                            std::vector<std::string> free) {
+  free.insert(free.end(), layout.names_only.begin(), layout.names_only.end());
+  std::vector<Group> groups;
+  for (const auto& c : experiment.configurations) {
+    Labels key;
+    for (const auto& label : c.labels) {
+      if (std::find(free.begin(), free.end(), label.first) == free.end()) key.push_back(label);
+    }
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&key](const Group& g) { return g.first == key; });
+    if (it == groups.end()) {
+      groups.push_back({key, {&c}});
+    } else {
+      it->second.push_back(&c);
+    }
+  }
+  return groups;
+}
+
+std::vector<double> targets_of(const Experiment& experiment, const Layout& layout) {
+  std::vector<double> targets;
+  std::vector<const Configuration*> references;
+  for (const auto& c : experiment.configurations) {
+    if (label_of(c.labels, layout.rows) == layout.target_config) references.push_back(&c);
+  }
+  for (const auto& c : experiment.configurations) {
+    if (!layout.relative_target()) {
+      targets.push_back(layout.target);
+      continue;
+    }
+    const Configuration* reference = references.size() == 1 ? references.front() : nullptr;
+    for (const auto* r : references) {
+      bool same_group = true;
+      for (const auto& [dimension, value] : c.labels) {
+        const bool compared = dimension != layout.rows &&
+                              std::find(layout.names_only.begin(), layout.names_only.end(),
+                                        dimension) == layout.names_only.end();
+        if (compared) same_group = same_group && label_of(r->labels, dimension) == value;
+      }
+      if (same_group) reference = r;
+    }
+    targets.push_back(reference != nullptr ? finished_mean(*reference) : 0.0);
+  }
+  return targets;
+}
+
+std::string shown(const std::string& dimension, const std::string& value) {
+  return dimension == "config" || dimension == "run" ? value : dimension + "=" + value;
+}
+
+std::string joined(const Labels& labels, const char* separator) {
+  std::string out;
+  for (const auto& [dimension, value] : labels) {
+    out += (out.empty() ? "" : separator) + shown(dimension, value);
+  }
+  return out;
+}
+
+}  // namespace report_internal
+}  // namespace dsgd

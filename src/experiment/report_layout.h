@@ -1,0 +1,55 @@
+// How `dsgd report` lays the runs out, resolved once from the sweep's [report] table and the
+// command line: the dimension down the rows, the one across the pivot, the target accuracy (a
+// number, or a reference row's final accuracy in each group), and the groups of configurations
+// that share every other label. Private to src/experiment/.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "experiment/report.h"
+#include "experiment/run_results.h"
+
+namespace dsgd {
+namespace report_internal {
+
+struct Layout {
+  std::string rows;     // the dimension down the rows ("" when there is none)
+  std::string columns;  // the dimension across the pivot ("" when none)
+  // Labels that do not tell groups apart: `config` when rows or columns are config keys (it is
+  // then only each configuration's name).
+  std::vector<std::string> names_only;
+  double target = 0.0;        // a fixed accuracy, or
+  std::string target_config;  // a value of `rows` whose final accuracy is the target
+
+  bool relative_target() const { return target <= 0.0 && !target_config.empty() && !rows.empty(); }
+  bool has_target() const { return target > 0.0 || relative_target(); }
+  std::string target_name() const;
+};
+
+// The sweep's layout, with the command line's target (when > 0) instead of the sweep's, and the
+// only dimension as the rows when the sweep names none.
+Layout resolve_layout(const Experiment& experiment, const ReportOptions& options);
+
+// A group's shared labels, and its configurations.
+using Group = std::pair<Labels, std::vector<const Configuration*>>;
+
+// The configurations that share every label but `free` (and the layout's name-only labels), in
+// the order the sweep declared them.
+std::vector<Group> group_by(const Experiment& experiment, const Layout& layout,
+                            std::vector<std::string> free);
+
+// Each configuration's target: the fixed one, or the final accuracy of the reference row in its
+// group, or, when its group has none, of the one configuration anywhere with that row value
+// (sgd at N = 1 for every N); 0 where the reference has no clean result yet.
+std::vector<double> targets_of(const Experiment& experiment, const Layout& layout);
+
+// A label as the report shows it: "config" and "run" name a configuration on their own; other
+// dimensions read better as k = v.
+std::string shown(const std::string& dimension, const std::string& value);
+// The labels shown, joined by `separator`.
+std::string joined(const Labels& labels, const char* separator);
+
+}  // namespace report_internal
+}  // namespace dsgd

@@ -1,0 +1,36 @@
+// The sections of the markdown report, in the order it shows them: the preamble (title, how the
+// runs and the report were made, the sweep's notes), the introduction to the table of every
+// configuration, the final accuracy pivoted rows against columns, and the figures with the
+// markdown that shows them. Private to src/experiment/.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "experiment/report.h"
+#include "experiment/report_figures.h"
+#include "experiment/report_layout.h"
+#include "experiment/report_table.h"
+#include "experiment/run_results.h"
+
+namespace dsgd {
+namespace report_internal {
+
+// The title, the commands that made the runs and the report, the date, and the sweep's notes.
+std::string preamble(const Experiment& experiment, const ReportOptions& options);
+
+// What the table of every configuration holds: how accuracies, the time to the target, staleness,
+// gap and traffic are read (each only when some row has it).
+std::string table_intro(const Layout& layout, const std::vector<Row>& rows);
+
+// The final accuracy pivoted, rows against columns, one table per group.
+std::string pivot_section(const Experiment& experiment, const Layout& layout);
+
+// The figures and the markdown that shows them: the final accuracy against a numeric columns
+// dimension, then the curves of each group, in parts of at most kMaxSeries lines. `plots`: the
+// figures' folder relative to the report; the figures to draw are appended to `figures`.
+std::string figure_section(const Experiment& experiment, const Layout& layout,
+                           const std::string& plots, std::vector<Figure>& figures);
+
+}  // namespace report_internal
+}  // namespace dsgd

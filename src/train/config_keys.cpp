@@ -1,0 +1,253 @@
+// The key table and the index of algorithm keys; see config_keys.h. Each row of key_specs() is
+// spec(key, member, resume column, help, range check, family it belongs to, that family's name).
+#include "train/config_keys.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/names.h"
+#include "train/config_codec.h"
+
+namespace dsgd {
+namespace {
+
+using Applies = std::function<bool(const AlgorithmInfo&)>;
+
+// The resume column's values, short so that each row of the table states its own.
+constexpr OnResume kFixed = OnResume::kFixed;
+constexpr OnResume kMayChange = OnResume::kMayChange;
+
+template <class T>
+KeySpec spec(std::string key, T RunConfig::*member, OnResume on_resume, std::string help,
+             std::function<std::string(const T&)> check = {}, Applies applies = {},
+             std::string applies_to = "") {
+  KeySpec s;
+  s.key = key;
+  s.type = Codec<T>::type;
+  s.help = std::move(help);
+  s.on_resume = on_resume;
+  s.read = [key, member](RunConfig& c, const toml::node& n) { c.*member = Codec<T>::read(key, n); };
+  s.write = [key, member](const RunConfig& c, toml::table& t) { put_dotted(t, key, c.*member); };
+  s.show = [member](const RunConfig& c) { return Codec<T>::show(c.*member); };
+  if (check) s.check = [member, check](const RunConfig& c) { return check(c.*member); };
+  s.applies = std::move(applies);
+  s.applies_to = std::move(applies_to);
+  return s;
+}
+
+std::function<std::string(const double&)> at_least(double low, bool inclusive = true) {
+  return [=](const double& v) -> std::string {
+    if (!std::isfinite(v) || v < low || (!inclusive && v == low)) {
+      return fmt::format("must be {} {}", inclusive ? ">=" : ">", low);
+    }
+    return "";
+  };
+}
+std::function<std::string(const double&)> in_range(double low, double high_exclusive) {
+  return [=](const double& v) -> std::string {
+    if (!(v >= low && v < high_exclusive))
+      return fmt::format("must be in [{}, {})", low, high_exclusive);
+    return "";
+  };
+}
+std::function<std::string(const int64_t&)> int_at_least(int64_t low) {
+  return [=](const int64_t& v) -> std::string {
+    return v < low ? fmt::format("must be >= {}", low) : "";
+  };
+}
+std::function<std::string(const std::string&)> one_of(std::vector<std::string> names) {
+  return [=](const std::string& v) -> std::string {
+    for (const auto& n : names)
+      if (n == v) return "";
+    std::string suggestion = closest_name(v, names);
+    return fmt::format("must be one of {}{}", fmt::join(names, ", "),
+                       suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)");
+  };
+}
+
+bool is_multi_worker(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kSingle; }
+bool uses_local_optimizer(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kAsync; }
+bool is_async(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kAsync; }
+bool is_sync(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kSync; }
+
+}  // namespace
+
+const std::vector<KeySpec>& key_specs() {
+  static const std::vector<KeySpec> specs = {
+      spec("algo", &RunConfig::algo, kFixed, "algorithm (see `dsgd list`)"),
+      spec("engine", &RunConfig::engine, kFixed,
+           "sim: simulated workers in one process; mpi: real processes", one_of({"sim", "mpi"})),
+      spec("workers", &RunConfig::workers, kFixed,
+           "N asynchronous workers, or P synchronous learners", int_at_least(1)),
+      spec("model", &RunConfig::model, kFixed, "model (see `dsgd list`)"),
+      spec("dataset", &RunConfig::dataset, kFixed, "dataset (see `dsgd list`)"),
+      spec("data_dir", &RunConfig::data_dir, kMayChange,
+           "folder holding the dataset's files (empty: default)"),
+      spec("image_size", &RunConfig::image_size, kFixed,
+           "image folders: resize every image to image_size x image_size (0: all must have the "
+           "first one's size)",
+           int_at_least(0)),
+      spec("augment", &RunConfig::augment, kFixed,
+           "training-batch augmentation: default (the dataset's own: crop-flip for CIFAR, none "
+           "otherwise), crop-flip (pad 4, random crop, horizontal flip) or none",
+           one_of({"default", "crop-flip", "none"})),
+      spec("data.mean", &RunConfig::data_mean, kFixed,
+           "per-channel mean to normalise with, in pixel/255 units for images (empty: the "
+           "dataset's own, or the train split's for folders)"),
+      spec("data.std", &RunConfig::data_std, kFixed,
+           "per-channel standard deviation to normalise with (empty: as data.mean)"),
+      spec("epochs", &RunConfig::epochs, kMayChange,
+           "training length in epochs (dataset size / B updates each)", at_least(0, false)),
+      spec("batch_size", &RunConfig::batch_size, kFixed, "minibatch size B per worker",
+           int_at_least(1)),
+      spec("lr", &RunConfig::lr, kFixed, "learning rate η", at_least(0, false)),
+      spec("momentum", &RunConfig::momentum, kFixed, "momentum γ", in_range(0, 1)),
+      spec("nesterov", &RunConfig::nesterov, kFixed,
+           "Nesterov momentum for sgd and sync learners (async: use nag-asgd or dana-*)", {},
+           uses_local_optimizer, "sgd and the synchronous family"),
+      spec("lr_in_velocity", &RunConfig::lr_in_velocity, kFixed,
+           "the rate inside every velocity, v = m*v + lr*d, theta -= v (the DANA paper's "
+           "equations); false: v = m*v + d, theta -= lr*v, as PyTorch's SGD, the DANA authors' "
+           "simulator and SlowMo's outer buffer; equal at a constant lr (yellowfin: "
+           "yf.rate_in_velocity)"),
+      spec("weight_decay", &RunConfig::weight_decay, kFixed, "weight decay λ", at_least(0)),
+      spec("lr_schedule", &RunConfig::lr_schedule, kFixed, "constant, multistep or cosine",
+           one_of({"constant", "multistep", "cosine"})),
+      spec("lr_milestones", &RunConfig::lr_milestones, kMayChange,
+           "epochs where multistep multiplies lr by lr_gamma"),
+      spec("lr_gamma", &RunConfig::lr_gamma, kMayChange, "multistep factor", at_least(0, false)),
+      spec("warmup_epochs", &RunConfig::warmup_epochs, kFixed,
+           "linear warm-up from lr/N to lr over this many epochs", at_least(0)),
+      spec("lr_scaling", &RunConfig::lr_scaling, kFixed,
+           "none, or linear: lr (and the warm-up's end) times P learners, the warm-up starting "
+           "from lr (Goyal et al. 2017)",
+           one_of({"none", "linear"}), is_sync, "the synchronous family"),
+      spec(
+          "stop_on_collapse", &RunConfig::stop_on_collapse, kMayChange,
+          "end with status collapsed (exit 3) when the training loss of an evaluation period after "
+          "the warm-up (its mean, metrics.csv's train_loss) is at least ln(classes) - 0.01"),
+      spec("seed", &RunConfig::seed, kFixed, "seed of every random stream", int_at_least(0)),
+      spec("threads", &RunConfig::threads, kMayChange,
+           "compute threads per model (0: by the model's work per step, up to every core; under "
+           "MPI, the host's cores / its ranks)",
+           int_at_least(0)),
+      spec("eval_every", &RunConfig::eval_every, kMayChange, "epochs between evaluations",
+           at_least(0, false)),
+      spec("bn_batches", &RunConfig::bn_batches, kMayChange,
+           "training batches that re-estimate BatchNorm statistics before each evaluation",
+           int_at_least(0)),
+      spec("device", &RunConfig::device, kFixed, "cpu or cuda", one_of({"cpu", "cuda"})),
+      spec("timing.shape", &RunConfig::timing_shape, kFixed,
+           "gamma shape k of minibatch times (CV = 1/sqrt(k))", at_least(0, false), is_multi_worker,
+           "multi-worker algorithms"),
+      spec("timing.speeds", &RunConfig::timing_speeds, kFixed,
+           "per-worker speed factors, one per worker", {}, is_multi_worker,
+           "multi-worker algorithms"),
+      spec("timing.spread", &RunConfig::timing_spread, kFixed,
+           "speeds spread evenly over [1-s, 1+s]", in_range(0, 1), is_multi_worker,
+           "multi-worker algorithms"),
+      spec("timing.straggler_prob", &RunConfig::timing_straggler_prob, kFixed,
+           "probability that a minibatch is a straggler", in_range(0, 1), is_multi_worker,
+           "multi-worker algorithms"),
+      spec("timing.straggler_factor", &RunConfig::timing_straggler_factor, kFixed,
+           "slow-down factor of a straggler minibatch", at_least(1), is_multi_worker,
+           "multi-worker algorithms"),
+      spec("timing.trace", &RunConfig::timing_trace, kFixed,
+           "replay the worker arrival order in this file", {}, is_async, "the asynchronous family"),
+      spec("timing.record_trace", &RunConfig::timing_record_trace, kMayChange,
+           "record the arrival order to this file", {}, is_async, "the asynchronous family"),
+      spec("sim.replicas", &RunConfig::sim_replicas, kMayChange,
+           "simulator: model replicas that compute workers' (or learners') gradients in parallel, "
+           "each with `threads` compute threads; results are identical for every value (0: fill "
+           "the cores left by threads, within half the free memory)",
+           int_at_least(0), is_multi_worker, "multi-worker algorithms"),
+      spec("gap_sample", &RunConfig::gap_sample, kMayChange,
+           "coordinates the gap RMS is estimated on, evenly spaced (0: all; exact below 2x this)",
+           int_at_least(0), is_async, "the asynchronous family"),
+      spec("servers", &RunConfig::servers, kFixed,
+           "shards of the parameter server's vector: MPI ranks 0..S-1; in the simulator, S links "
+           "that split each message",
+           int_at_least(1), is_async, "the asynchronous family"),
+      spec(
+          "mpi.hang_timeout", &RunConfig::mpi_hang_timeout, kMayChange,
+          "MPI: seconds rank 0 waits for a rank that stopped answering (SIGSTOP, a lost host) "
+          "before it ends the job with exit 4, naming it; half of it is spent waiting, half "
+          "for an answer to a ping, so keep it above twice the longest step (0: wait forever, with "
+          "blocking MPI calls)",
+          at_least(0)),
+      spec("average_momentum", &RunConfig::average_momentum, kFixed,
+           "also average momentum buffers when averaging parameters", {}, is_sync,
+           "the synchronous family"),
+      spec("bn_policy", &RunConfig::bn_policy, kFixed,
+           "BatchNorm running statistics of synchronous learners: average (with the parameters "
+           "at every averaging, and with the gradients in SSGD; evaluated as the learners' mean, "
+           "then re-estimated when bn_batches > 0), local (never exchanged; evaluation uses "
+           "learner 0's as they are, as PyTorch's model averagers leave them) or reestimate "
+           "(never exchanged; recomputed for the averaged parameters from bn_batches training "
+           "batches before each evaluation)",
+           one_of({"average", "local", "reestimate"}), is_sync, "the synchronous family"),
+      spec("comm.group_alpha", &RunConfig::comm_group_alpha, kFixed,
+           "latency of an in-group all-reduce (simulated time units)", at_least(0), is_sync,
+           "the synchronous family"),
+      spec("comm.group_beta", &RunConfig::comm_group_beta, kFixed,
+           "in-group time per byte of ring all-reduce volume", at_least(0), is_sync,
+           "the synchronous family"),
+      spec("comm.global_alpha", &RunConfig::comm_global_alpha, kFixed,
+           "latency of a global all-reduce, or of a push or pull on the async server's link "
+           "(simulated time units)",
+           at_least(0), is_multi_worker, "multi-worker algorithms"),
+      spec("comm.global_beta", &RunConfig::comm_global_beta, kFixed,
+           "time per byte of global ring all-reduce volume, or of an async push or pull",
+           at_least(0), is_multi_worker, "multi-worker algorithms"),
+  };
+  return specs;
+}
+
+const KeySpec* find_spec(const std::string& key) {
+  for (const auto& s : key_specs()) {
+    if (s.key == key) return &s;
+  }
+  return nullptr;
+}
+
+std::string AlgorithmKey::applies_to() const {
+  return fmt::format("{}", fmt::join(algorithms, ", "));
+}
+
+const std::vector<AlgorithmKey>& algorithm_keys() {
+  static const std::vector<AlgorithmKey> keys = [] {
+    std::vector<AlgorithmKey> all;
+    for (const auto& algorithm : algorithm_catalog()) {
+      for (const auto& spec : algorithm.options) {
+        auto same = std::find_if(all.begin(), all.end(),
+                                 [&](const AlgorithmKey& k) { return k.spec.key == spec.key; });
+        if (same == all.end()) {
+          all.push_back({spec, {algorithm.name}});
+        } else {
+          same->algorithms.push_back(algorithm.name);
+        }
+      }
+    }
+    return all;
+  }();
+  return keys;
+}
+
+const AlgorithmKey* find_algorithm_key(const std::string& key) {
+  for (const auto& k : algorithm_keys()) {
+    if (k.spec.key == key) return &k;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> all_keys() {
+  std::vector<std::string> keys;
+  for (const auto& s : key_specs()) keys.push_back(s.key);
+  for (const auto& k : algorithm_keys()) keys.push_back(k.spec.key);
+  return keys;
+}
+
+}  // namespace dsgd

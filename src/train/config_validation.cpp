@@ -1,0 +1,119 @@
+// Config validation; see config_validation.h. The checks run in a fixed order, so that a config
+// with several problems always reports the same one first.
+#include "train/config_validation.h"
+
+#include <fmt/format.h>
+
+#include "algos/catalog.h"
+#include "core/errors.h"
+#include "train/config_keys.h"
+
+namespace dsgd {
+namespace {
+
+ConfigError not_for_this_algorithm(const std::string& key, const std::string& applies_to,
+                                   const std::string& algo) {
+  return ConfigError(
+      fmt::format("config key '{}' applies to {}, not to algo = \"{}\"", key, applies_to, algo),
+      "remove it, or choose an algorithm it belongs to");
+}
+
+// Each key's own range check, from the key table.
+void check_ranges(const RunConfig& c) {
+  for (const auto& s : key_specs()) {
+    if (!s.check) continue;
+    std::string problem = s.check(c);
+    if (!problem.empty()) {
+      throw ConfigError(fmt::format("config key '{}' = {} {}", s.key, s.show(c), problem),
+                        s.key + ": " + s.help);
+    }
+  }
+}
+
+// The general keys set must belong to the chosen algorithm's family.
+void check_families(const RunConfig& c, const AlgorithmInfo& algo,
+                    const std::set<std::string>& set_keys) {
+  for (const auto& key : set_keys) {
+    const KeySpec* s = find_spec(key);
+    if (s != nullptr && !s->belongs_to(algo))
+      throw not_for_this_algorithm(key, s->applies_to, c.algo);
+  }
+}
+
+// Rules across keys: workers and the family, the schedule, normalisation, timing, BatchNorm.
+void check_across_keys(const RunConfig& c, const AlgorithmInfo& algo) {
+  if (algo.family == AlgorithmFamily::kSingle && c.workers != 1) {
+    throw ConfigError(fmt::format("algo = \"sgd\" trains one worker, but workers = {}", c.workers),
+                      "use workers = 1, or a distributed algorithm (e.g. dana-slim, hier-avg)");
+  }
+  for (size_t i = 0; i < c.lr_milestones.size(); ++i) {
+    if (c.lr_milestones[i] <= 0 || (i > 0 && c.lr_milestones[i] <= c.lr_milestones[i - 1])) {
+      throw ConfigError("config key 'lr_milestones' must be positive and increasing",
+                        "for example: lr_milestones = [80, 120]");
+    }
+  }
+  if (c.lr_schedule == "multistep" && c.lr_milestones.empty()) {
+    throw ConfigError("lr_schedule = \"multistep\" needs lr_milestones",
+                      "for example: lr_milestones = [80, 120]");
+  }
+  for (double s : c.data_std) {
+    if (!(s > 0)) {
+      throw ConfigError(fmt::format("data.std = {}: every value must be > 0", s),
+                        "give the per-channel standard deviations, e.g. [0.247, 0.243, 0.261]");
+    }
+  }
+  if (!c.timing_speeds.empty()) {
+    if (static_cast<int64_t>(c.timing_speeds.size()) != c.workers) {
+      throw ConfigError(fmt::format("timing.speeds has {} entries but workers = {}",
+                                    c.timing_speeds.size(), c.workers),
+                        "give one speed factor per worker");
+    }
+    for (double s : c.timing_speeds) {
+      if (!(s > 0)) throw ConfigError("timing.speeds must all be > 0", "for example: [1, 1, 0.5]");
+    }
+  }
+  if (c.bn_policy == "reestimate" && c.bn_batches == 0) {
+    throw ConfigError("bn_policy = \"reestimate\" needs bn_batches > 0",
+                      "set bn_batches (e.g. 20), or bn_policy = \"average\"");
+  }
+}
+
+// What an MPI run cannot do: simulator replicas, and device memory.
+void check_engine(const RunConfig& c) {
+  if (!c.mpi()) return;
+  if (c.sim_replicas > 1) {
+    throw ConfigError(
+        "sim.replicas parallelises the simulator; an MPI run has a process per worker",
+        "drop sim.replicas, or use engine = \"sim\"");
+  }
+  if (c.device != "cpu") {
+    // Debian's Open MPI is not CUDA-aware: handing it device pointers would crash, not train.
+    throw ConfigError(
+        "engine = \"mpi\" sends host memory; device = \"cuda\" is not supported with it",
+        "use device = \"cpu\" with engine = \"mpi\", or engine = \"sim\" on the GPU");
+  }
+}
+
+}  // namespace
+
+void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
+  check_ranges(c);
+  const AlgorithmInfo& algo = find_algorithm(c.algo);
+  check_families(c, algo, set_keys);
+  check_across_keys(c, algo);
+  check_engine(c);
+}
+
+OptionValues resolve_algorithm_options(const RunConfig& c, const OptionValues& given) {
+  const AlgorithmInfo& algo = find_algorithm(c.algo);
+  for (const auto& key : given.keys()) {
+    if (find_option(algo.options, key) == nullptr) {
+      throw not_for_this_algorithm(key, find_algorithm_key(key)->applies_to(), c.algo);
+    }
+  }
+  OptionValues resolved = resolve_options(algo.options, given);
+  if (algo.check) algo.check(resolved, c.workers, c.mpi());
+  return resolved;
+}
+
+}  // namespace dsgd
