@@ -2,7 +2,7 @@
 set termoption noenhanced
 set key font ",8" samplen 2
 set grid lc rgb "#dddddd"
-set terminal pngcairo size 1120,1180 font "sans,10"
+set terminal pngcairo size 1440,1180 font "sans,10"
 set output "all.png"
 set multiplot layout 3,2 title ""
 set title "test accuracy"
@@ -10,74 +10,84 @@ set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
 set format y "% h"
-set key bottom right
-plot "all.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 0 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 2 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 3 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
 set format y "% h"
-set key bottom right
-plot "all.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 4 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 5 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 6 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
 set format y "%g"
-set key top right
-plot "all.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 9 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 10 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 11 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
 set format y "%g"
-set key top right
-plot "all.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 12 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 13 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 14 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 15 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
-set title "learner spread at each evaluation"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
+set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
 set format y "%g"
-set key top right
-plot "all.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 16 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 17 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 18 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 19 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 unset multiplot
 set output
-set terminal svg dynamic size 1120,1180 font "sans,10"
+set terminal svg dynamic size 1440,1180 font "sans,10"
 set output "all.svg"
 set multiplot layout 3,2 title ""
 set title "test accuracy"
@@ -85,70 +95,80 @@ set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
 set format y "% h"
-set key bottom right
-plot "all.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 0 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 2 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 3 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
 set format y "% h"
-set key bottom right
-plot "all.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 4 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 5 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 6 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
 set format y "%g"
-set key top right
-plot "all.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 9 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 10 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 11 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
 set format y "%g"
-set key top right
-plot "all.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 12 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 13 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 14 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 15 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
-set title "learner spread at each evaluation"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
+set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
 set format y "%g"
-set key top right
-plot "all.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#1f78b4" notitle, \
-     "all.dat" index 16 using 1:2 with lines lw 1.5 dt 1 lc rgb "#1f78b4" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e31a1c" notitle, \
-     "all.dat" index 17 using 1:2 with lines lw 1.5 dt 1 lc rgb "#e31a1c" title "kavg K=8 (same global reductions)", \
-     "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#33a02c" notitle, \
-     "all.dat" index 18 using 1:2 with lines lw 1.5 dt 1 lc rgb "#33a02c" title "kavg K=2 (same K1)", \
-     "all.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#ff7f00" notitle, \
-     "all.dat" index 19 using 1:2 with lines lw 1.5 dt 1 lc rgb "#ff7f00" title "ssgd"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 (same global reductions)", \
+     "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=2 (same K1)", \
+     "all.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 unset multiplot
 set output
