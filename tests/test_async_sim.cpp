@@ -569,6 +569,43 @@ TEST(Resume, TooLittleFreeSpaceIsRefusedBeforeTraining) {
   fs::remove_all(mount);
 }
 
+// Checkpoints hold host tensors whatever the device trained on, and --resume may change device:
+// a run saved as if on a GPU (its config says device = "cuda") continues on the CPU exactly as
+// the uninterrupted CPU run; every tensor in its checkpoint loads on the host. Where a GPU is
+// visible, the same run also saves on the GPU and resumes on the CPU.
+TEST(Resume, CheckpointsHoldHostTensorsAndAnotherDeviceResumes) {
+  const std::string job =
+      "run " + kSmall + "--set algo=dana-slim --set workers=3 --set eval_every=0.5 ";
+  fs::path full = fresh_dir("device_full"), part = fresh_dir("device_part");
+  ASSERT_EQ(run_dsgd(job + "--out " + full.string()).exit_code, 0);
+  ASSERT_EQ(run_dsgd(job + "--set epochs=0.5 --out " + part.string()).exit_code, 0);
+  for (const auto& [name, tensor] : dsgd::load_checkpoint((part / "checkpoint.pt").string())) {
+    EXPECT_TRUE(tensor.device().is_cpu()) << name << " is on " << tensor.device();
+  }
+  std::string config = read_file(part / "config.toml");
+  const size_t at = config.find("device = 'cpu'");
+  ASSERT_NE(at, std::string::npos) << config;
+  config.replace(at, 14, "device = 'cuda'");
+  std::ofstream(part / "config.toml") << config;
+  CliResult r = run_dsgd("run --resume " + part.string() + " --set epochs=1 --set device=cpu");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(without_columns(read_csv(part / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(full / "metrics.csv"), {"wall_time"}));
+  fs::remove_all(part);
+
+  if (torch::cuda::is_available()) {
+    ASSERT_EQ(run_dsgd(job + "--set epochs=0.5 --set device=cuda --out " + part.string()).exit_code,
+              0);
+    for (const auto& [name, tensor] : dsgd::load_checkpoint((part / "checkpoint.pt").string())) {
+      EXPECT_TRUE(tensor.device().is_cpu()) << name << " is on " << tensor.device();
+    }
+    r = run_dsgd("run --resume " + part.string() + " --set epochs=1 --set device=cpu");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    fs::remove_all(part);
+  }
+  fs::remove_all(full);
+}
+
 TEST(Resume, WithoutCheckpointExitsTwo) {
   CliResult r = run_dsgd("run --resume /nonexistent/run");
   EXPECT_EQ(r.exit_code, 2) << r.output;

@@ -16,9 +16,21 @@
 namespace dsgd {
 
 namespace {
+// The tensor as it is written: on the host (checkpoints are device-free), and with a storage of
+// its own when it is a view into a larger one (engine state often is: a learner's parameters are
+// a slice of one flat state vector). Writing a view would store the whole storage; LibTorch 2.x
+// writes an empty slice's storage empty but keeps its offset, and then cannot read it back.
+torch::Tensor standalone(const torch::Tensor& tensor) {
+  torch::Tensor host = tensor.detach().cpu();
+  const bool owns_its_storage =
+      host.storage_offset() == 0 && host.is_contiguous() &&
+      host.storage().nbytes() == static_cast<size_t>(host.numel()) * host.element_size();
+  return owns_its_storage ? host : host.clone(at::MemoryFormat::Contiguous);
+}
+
 torch::serialize::OutputArchive archive_of(const TensorMap& tensors) {
   torch::serialize::OutputArchive archive;
-  for (const auto& [name, tensor] : tensors) archive.write(name, tensor.detach().cpu());
+  for (const auto& [name, tensor] : tensors) archive.write(name, standalone(tensor));
   return archive;
 }
 }  // namespace

@@ -2,6 +2,7 @@
 #include "experiment/sweep_grid.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 
 #include <map>
 #include <set>

@@ -2,6 +2,7 @@
 #include "experiment/sweep_layout.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 
 #include <algorithm>
 #include <optional>

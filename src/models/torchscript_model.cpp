@@ -6,6 +6,7 @@
 // parameters, and map a batch of the dataset's shape to [batch, classes] logits; each failure is
 // a ConfigError naming the file and, for shapes, both shapes.
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 #include <torch/script.h>
 
 #include <algorithm>

@@ -139,7 +139,9 @@ const std::vector<KeySpec>& key_specs() {
       spec("bn_batches", &RunConfig::bn_batches, kMayChange,
            "training batches that re-estimate BatchNorm statistics before each evaluation",
            int_at_least(0)),
-      spec("device", &RunConfig::device, kFixed, "cpu or cuda", one_of({"cpu", "cuda"})),
+      // Checkpoints hold host tensors (core/checkpoint.cpp): a run saved on a GPU resumes on a
+      // CPU and the other way.
+      spec("device", &RunConfig::device, kMayChange, "cpu or cuda", one_of({"cpu", "cuda"})),
       spec("timing.shape", &RunConfig::timing_shape, kFixed,
            "gamma shape k of minibatch times (CV = 1/sqrt(k))", at_least(0, false), is_multi_worker,
            "multi-worker algorithms"),
