@@ -112,4 +112,7 @@ setsid bash -c '
   keep_finished
 ' campaign "$repo" "$spec" "$out" "$kept" "$root/bin/dsgd" "$@" >>"$out/campaign.log" 2>&1 &
 echo $! >"$pidfile"
+# setsid gave the campaign a scheduling group of its own (Linux autogroups), and `nice` only ranks
+# processes within a group: without this the campaign takes a full share from a build in the shell.
+echo 19 >"/proc/$!/autogroup" 2>/dev/null || true
 echo "campaign $name: started (pid $!), folder $out; scripts/campaign.sh $spec --status"

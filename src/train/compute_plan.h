@@ -1,9 +1,10 @@
 // How a run uses the machine's cores: compute threads per model replica and, in the simulators,
 // how many replicas compute workers' (or learners') gradients in parallel. Intra-op threads pay
-// only when a step has enough work to split: on lenet5-bn (0.1 GFLOP per forward of 128) two
-// threads were 1.7x slower than one on 2 cores, on ResNet-20 (10 GFLOP) 1.66x faster
-// (docs/performance.md). So the plan gives each replica threads in proportion to its measured
-// work, and fills the remaining cores with replicas, within a share of the free memory.
+// only when a step has enough work to split: on 2 cores, an epoch of lenet5-bn (0.1 GFLOP per
+// forward of 128) took 12.7 s with two threads against 11.2 s with one, a ResNet-20 run (10
+// GFLOP) 27.7 s against 40.0 s (docs/performance.md, "Threads and replicas"). So the plan gives
+// each replica threads in proportion to its measured work, and fills the remaining cores with
+// replicas, within a share of the free memory.
 //
 // The work is counted, not timed (LibTorch's profiler counts the FLOPs of one forward pass), so
 // the choice is the same for every run of a config on a machine; results never depend on the
