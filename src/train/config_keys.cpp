@@ -20,10 +20,15 @@ using Applies = std::function<bool(const AlgorithmInfo&)>;
 constexpr OnResume kFixed = OnResume::kFixed;
 constexpr OnResume kMayChange = OnResume::kMayChange;
 
+// The algorithms a key belongs to, and how `dsgd list keys` names them; {} for every algorithm.
+struct Family {
+  Applies applies;
+  std::string name;
+};
+
 template <class T>
 KeySpec spec(std::string key, T RunConfig::*member, OnResume on_resume, std::string help,
-             std::function<std::string(const T&)> check = {}, Applies applies = {},
-             std::string applies_to = "") {
+             std::function<std::string(const T&)> check = {}, Family family = {}) {
   KeySpec s;
   s.key = key;
   s.type = Codec<T>::type;
@@ -33,8 +38,8 @@ KeySpec spec(std::string key, T RunConfig::*member, OnResume on_resume, std::str
   s.write = [key, member](const RunConfig& c, toml::table& t) { put_dotted(t, key, c.*member); };
   s.show = [member](const RunConfig& c) { return Codec<T>::show(c.*member); };
   if (check) s.check = [member, check](const RunConfig& c) { return check(c.*member); };
-  s.applies = std::move(applies);
-  s.applies_to = std::move(applies_to);
+  s.applies = std::move(family.applies);
+  s.applies_to = std::move(family.name);
   return s;
 }
 
@@ -72,6 +77,9 @@ bool is_multi_worker(const AlgorithmInfo& a) { return a.family != AlgorithmFamil
 bool uses_local_optimizer(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kAsync; }
 bool is_async(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kAsync; }
 bool is_sync(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kSync; }
+const Family kMultiWorker{is_multi_worker, "multi-worker algorithms"};
+const Family kAsyncFamily{is_async, "the asynchronous family"};
+const Family kSyncFamily{is_sync, "the synchronous family"};
 
 }  // namespace
 
@@ -107,7 +115,7 @@ const std::vector<KeySpec>& key_specs() {
       spec("momentum", &RunConfig::momentum, kFixed, "momentum γ", in_range(0, 1)),
       spec("nesterov", &RunConfig::nesterov, kFixed,
            "Nesterov momentum for sgd and sync learners (async: use nag-asgd or dana-*)", {},
-           uses_local_optimizer, "sgd and the synchronous family"),
+           {uses_local_optimizer, "sgd and the synchronous family"}),
       spec("lr_in_velocity", &RunConfig::lr_in_velocity, kFixed,
            "the rate inside every velocity, v = m*v + lr*d, theta -= v (the DANA paper's "
            "equations); false: v = m*v + d, theta -= lr*v, as PyTorch's SGD, the DANA authors' "
@@ -124,7 +132,7 @@ const std::vector<KeySpec>& key_specs() {
       spec("lr_scaling", &RunConfig::lr_scaling, kFixed,
            "none, or linear: lr (and the warm-up's end) times P learners, the warm-up starting "
            "from lr (Goyal et al. 2017)",
-           one_of({"none", "linear"}), is_sync, "the synchronous family"),
+           one_of({"none", "linear"}), kSyncFamily),
       spec(
           "stop_on_collapse", &RunConfig::stop_on_collapse, kMayChange,
           "end with status collapsed (exit 3) when the training loss of an evaluation period after "
@@ -143,36 +151,31 @@ const std::vector<KeySpec>& key_specs() {
       // CPU and the other way.
       spec("device", &RunConfig::device, kMayChange, "cpu or cuda", one_of({"cpu", "cuda"})),
       spec("timing.shape", &RunConfig::timing_shape, kFixed,
-           "gamma shape k of minibatch times (CV = 1/sqrt(k))", at_least(0, false), is_multi_worker,
-           "multi-worker algorithms"),
+           "gamma shape k of minibatch times (CV = 1/sqrt(k))", at_least(0, false), kMultiWorker),
       spec("timing.speeds", &RunConfig::timing_speeds, kFixed,
-           "per-worker speed factors, one per worker", {}, is_multi_worker,
-           "multi-worker algorithms"),
+           "per-worker speed factors, one per worker", {}, kMultiWorker),
       spec("timing.spread", &RunConfig::timing_spread, kFixed,
-           "speeds spread evenly over [1-s, 1+s]", in_range(0, 1), is_multi_worker,
-           "multi-worker algorithms"),
+           "speeds spread evenly over [1-s, 1+s]", in_range(0, 1), kMultiWorker),
       spec("timing.straggler_prob", &RunConfig::timing_straggler_prob, kFixed,
-           "probability that a minibatch is a straggler", in_range(0, 1), is_multi_worker,
-           "multi-worker algorithms"),
+           "probability that a minibatch is a straggler", in_range(0, 1), kMultiWorker),
       spec("timing.straggler_factor", &RunConfig::timing_straggler_factor, kFixed,
-           "slow-down factor of a straggler minibatch", at_least(1), is_multi_worker,
-           "multi-worker algorithms"),
+           "slow-down factor of a straggler minibatch", at_least(1), kMultiWorker),
       spec("timing.trace", &RunConfig::timing_trace, kFixed,
-           "replay the worker arrival order in this file", {}, is_async, "the asynchronous family"),
+           "replay the worker arrival order in this file", {}, kAsyncFamily),
       spec("timing.record_trace", &RunConfig::timing_record_trace, kMayChange,
-           "record the arrival order to this file", {}, is_async, "the asynchronous family"),
+           "record the arrival order to this file", {}, kAsyncFamily),
       spec("sim.replicas", &RunConfig::sim_replicas, kMayChange,
            "simulator: model replicas that compute workers' (or learners') gradients in parallel, "
            "each with `threads` compute threads; results are identical for every value (0: fill "
            "the cores left by threads, within half the free memory)",
-           int_at_least(0), is_multi_worker, "multi-worker algorithms"),
+           int_at_least(0), kMultiWorker),
       spec("gap_sample", &RunConfig::gap_sample, kMayChange,
            "coordinates the gap RMS is estimated on, evenly spaced (0: all; exact below 2x this)",
-           int_at_least(0), is_async, "the asynchronous family"),
+           int_at_least(0), kAsyncFamily),
       spec("servers", &RunConfig::servers, kFixed,
            "shards of the parameter server's vector: MPI ranks 0..S-1; in the simulator, S links "
            "that split each message",
-           int_at_least(1), is_async, "the asynchronous family"),
+           int_at_least(1), kAsyncFamily),
       spec(
           "mpi.hang_timeout", &RunConfig::mpi_hang_timeout, kMayChange,
           "MPI: seconds rank 0 waits for a rank that stopped answering (SIGSTOP, a lost host) "
@@ -181,8 +184,7 @@ const std::vector<KeySpec>& key_specs() {
           "blocking MPI calls)",
           at_least(0)),
       spec("average_momentum", &RunConfig::average_momentum, kFixed,
-           "also average momentum buffers when averaging parameters", {}, is_sync,
-           "the synchronous family"),
+           "also average momentum buffers when averaging parameters", {}, kSyncFamily),
       spec("bn_policy", &RunConfig::bn_policy, kFixed,
            "BatchNorm running statistics of synchronous learners: average (with the parameters "
            "at every averaging, and with the gradients in SSGD; evaluated as the learners' mean, "
@@ -190,20 +192,18 @@ const std::vector<KeySpec>& key_specs() {
            "learner 0's as they are, as PyTorch's model averagers leave them) or reestimate "
            "(never exchanged; recomputed for the averaged parameters from bn_batches training "
            "batches before each evaluation)",
-           one_of({"average", "local", "reestimate"}), is_sync, "the synchronous family"),
+           one_of({"average", "local", "reestimate"}), kSyncFamily),
       spec("comm.group_alpha", &RunConfig::comm_group_alpha, kFixed,
-           "latency of an in-group all-reduce (simulated time units)", at_least(0), is_sync,
-           "the synchronous family"),
+           "latency of an in-group all-reduce (simulated time units)", at_least(0), kSyncFamily),
       spec("comm.group_beta", &RunConfig::comm_group_beta, kFixed,
-           "in-group time per byte of ring all-reduce volume", at_least(0), is_sync,
-           "the synchronous family"),
+           "in-group time per byte of ring all-reduce volume", at_least(0), kSyncFamily),
       spec("comm.global_alpha", &RunConfig::comm_global_alpha, kFixed,
            "latency of a global all-reduce, or of a push or pull on the async server's link "
            "(simulated time units)",
-           at_least(0), is_multi_worker, "multi-worker algorithms"),
+           at_least(0), kMultiWorker),
       spec("comm.global_beta", &RunConfig::comm_global_beta, kFixed,
            "time per byte of global ring all-reduce volume, or of an async push or pull",
-           at_least(0), is_multi_worker, "multi-worker algorithms"),
+           at_least(0), kMultiWorker),
   };
   return specs;
 }
@@ -224,8 +224,11 @@ const std::vector<AlgorithmKey>& algorithm_keys() {
     std::vector<AlgorithmKey> all;
     for (const auto& algorithm : algorithm_catalog()) {
       for (const auto& spec : algorithm.options) {
-        auto same = std::find_if(all.begin(), all.end(),
-                                 [&](const AlgorithmKey& k) { return k.spec.key == spec.key; });
+        // One row per key and default: `dsgd list keys` shows each algorithm its own default
+        // (outer.momentum is 0 for kavg, 0.9 for async-local-dn).
+        auto same = std::find_if(all.begin(), all.end(), [&](const AlgorithmKey& k) {
+          return k.spec.key == spec.key && k.spec.default_text() == spec.default_text();
+        });
         if (same == all.end()) {
           all.push_back({spec, {algorithm.name}});
         } else {
@@ -243,6 +246,14 @@ const AlgorithmKey* find_algorithm_key(const std::string& key) {
     if (k.spec.key == key) return &k;
   }
   return nullptr;
+}
+
+std::string algorithms_declaring(const std::string& key) {
+  std::vector<std::string> names;
+  for (const auto& k : algorithm_keys()) {
+    if (k.spec.key == key) names.insert(names.end(), k.algorithms.begin(), k.algorithms.end());
+  }
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 std::vector<std::string> all_keys() {

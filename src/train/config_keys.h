@@ -56,6 +56,8 @@ struct AlgorithmKey {
 const std::vector<AlgorithmKey>& algorithm_keys();
 // The algorithm key `key`, or nullptr.
 const AlgorithmKey* find_algorithm_key(const std::string& key);
+// "dc-asgd, dana-dc": every algorithm that declares `key`, whatever its default there.
+std::string algorithms_declaring(const std::string& key);
 
 // Every key a config may set: the table's, then the algorithms'. For "did you mean".
 std::vector<std::string> all_keys();

@@ -108,7 +108,7 @@ OptionValues resolve_algorithm_options(const RunConfig& c, const OptionValues& g
   const AlgorithmInfo& algo = find_algorithm(c.algo);
   for (const auto& key : given.keys()) {
     if (find_option(algo.options, key) == nullptr) {
-      throw not_for_this_algorithm(key, find_algorithm_key(key)->applies_to(), c.algo);
+      throw not_for_this_algorithm(key, algorithms_declaring(key), c.algo);
     }
   }
   OptionValues resolved = resolve_options(algo.options, given);
