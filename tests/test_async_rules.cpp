@@ -1306,6 +1306,11 @@ TEST(AsyncRulesState, WorkerState) {
       // v_i is checkpointed; it and the message buffer are the worker's cost.
       EXPECT_EQ(named_bytes(worker->state()), 4 * p);
       EXPECT_EQ(worker->state_bytes(), 2 * 4 * p);
+    } else if (worker->local_run() != nullptr) {
+      // Local steps: the local velocity is checkpointed; the run's start (then Δ), its point,
+      // its running velocity and a gradient's copy are scratch.
+      EXPECT_EQ(named_bytes(worker->state()), 4 * p) << algorithm.name;
+      EXPECT_EQ(worker->state_bytes(), 5 * 4 * p) << algorithm.name;
     } else {
       EXPECT_EQ(worker->state_bytes(), 0) << algorithm.name;
       EXPECT_TRUE(worker->state().empty()) << algorithm.name;
@@ -1521,10 +1526,10 @@ TEST(AsyncRulesRegistry, NamesInListOrder) {
     EXPECT_FALSE(algorithm.description.empty()) << algorithm.name;
     EXPECT_EQ(&find_async_algorithm(algorithm.name), &algorithm);
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"asgd", "asgd-m", "nag-asgd", "multi-asgd", "dana-zero",
-                                      "dana-slim", "dc-asgd", "dana-dc", "asgd-da", "ga-asgd",
-                                      "dana-ga", "yellowfin", "easgd", "eamsgd", "dana-easgd"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "asgd", "asgd-m", "nag-asgd", "multi-asgd", "dana-zero", "dana-slim",
+                       "dc-asgd", "dana-dc", "asgd-da", "ga-asgd", "dana-ga", "yellowfin", "easgd",
+                       "eamsgd", "dana-easgd", "async-local-sgd", "async-local-dn", "dana-local"}));
 }
 
 TEST(AsyncRulesRegistry, UnknownNameSuggestsTheClosest) {

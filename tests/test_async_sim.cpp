@@ -335,6 +335,47 @@ TEST(AsyncSim, ServerLinkIsPricedAndQueues) {
   EXPECT_NEAR(split, c + (2 * c + 16) * 128, 0.5);
 }
 
+// Workers that take H local steps: an epoch is the same samples in 1/H of the exchanges, each
+// exchange takes the simulated time of its H minibatches, and the local steps run ahead on
+// replicas (in parallel) give exactly what they give in turn.
+TEST(AsyncSim, LocalStepsCountSamplesAndReplicasChangeNothing) {
+  const std::string job = "run " + kSmall +
+                          "--set algo=dana-local --set workers=4 --set timing.shape=2 "
+                          "--set momentum=0.5 --set outer.momentum=0.5 --set eval_every=0.5 ";
+  fs::path one = fresh_dir("local1"), four = fresh_dir("local4"), replicas = fresh_dir("local4r");
+  run_ok(job + "--set local.steps=1 --set comm.global_alpha=0 --set comm.global_beta=0", one);
+  run_ok(job + "--set local.steps=4 --set comm.global_alpha=0 --set comm.global_beta=0", four);
+  run_ok(job +
+             "--set local.steps=4 --set comm.global_alpha=0 --set comm.global_beta=0 "
+             "--set sim.replicas=2",
+         replicas);
+  auto column = [](const fs::path& run, const std::string& name) {
+    auto rows = read_csv(run / "metrics.csv");
+    std::vector<double> values;
+    for (size_t i = 0; i < rows[0].size(); ++i) {
+      if (rows[0][i] != name) continue;
+      for (size_t r = 1; r < rows.size(); ++r) values.push_back(std::stod(rows[r][i]));
+    }
+    return values;
+  };
+  EXPECT_EQ(column(one, "updates"), (std::vector<double>{128, 256}));
+  EXPECT_EQ(column(four, "updates"), (std::vector<double>{32, 64}));
+  // Without a link, four workers' minibatches take the same simulated time however they are
+  // grouped into exchanges: within the spread of the last exchanges in flight.
+  EXPECT_NEAR(column(four, "sim_time").back(), column(one, "sim_time").back(),
+              0.05 * column(one, "sim_time").back());
+  EXPECT_EQ(without_columns(read_csv(replicas / "metrics.csv"), {"wall_time"}),
+            without_columns(read_csv(four / "metrics.csv"), {"wall_time"}));
+  for (const auto& p : {one, four, replicas}) fs::remove_all(p);
+
+  // The key belongs to the rules whose workers take local steps.
+  fs::path out = fresh_dir("local_refused");
+  CliResult r = run_dsgd(job + "--set algo=dana-zero --set local.steps=4 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("local.steps"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(AsyncSim, BadSimulatorInputExitsTwo) {
   fs::path trace = fresh_dir("bad_trace");
   std::ofstream(trace) << "# dsgd arrival trace v1\nworkers 4\n0\n1\nseven\n";
@@ -393,6 +434,14 @@ TEST(Resume, DanaSlimContinuesExactly) {
 // The tuner's scalars, window and closed-loop records; the elastic workers' variables.
 TEST(Resume, YellowFinContinuesExactly) {
   expect_resume_matches(kSmall, "--set algo=yellowfin --set workers=3", 256);
+}
+// The local velocities, and the steps a replica ran ahead of the checkpoint (run again).
+TEST(Resume, LocalStepsContinueExactly) {
+  expect_resume_matches(kSmall,
+                        "--set algo=async-local-sgd --set workers=3 --set local.steps=2 "
+                        "--set momentum=0.5 --set outer.momentum=0.5 --set outer.nesterov=true "
+                        "--set sim.replicas=2",
+                        128);
 }
 TEST(Resume, DanaEasgdContinuesExactly) {
   expect_resume_matches(kSmall, "--set algo=dana-easgd --set workers=3 --set easgd.tau=3", 256);

@@ -54,6 +54,12 @@ dsgd::TensorMap final_state(const fs::path& run) {
 double relative_error(const torch::Tensor& a, const torch::Tensor& b) {
   return (a - b).norm().item<double>() / b.norm().item<double>();
 }
+// The server's final θ of two runs, to float32 rounding of different thread counts.
+void expect_same_theta(const fs::path& a_run, const fs::path& b_run) {
+  EXPECT_LT(relative_error(dsgd::checkpoint_entry(final_state(a_run), "engine/server/theta"),
+                           dsgd::checkpoint_entry(final_state(b_run), "engine/server/theta")),
+            1e-5);
+}
 
 TEST(Mpi, AsyncOneWorkerIsTheSimulator) {
   // The third: a network from Python (TorchScript), whose BatchNorm buffers travel as the
@@ -110,10 +116,7 @@ TEST(Mpi, AsyncTraceReplayReproducesTheRun) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   r = run_dsgd(job + "--set timing.trace=" + trace.string() + " --out " + sim.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  auto a = final_state(mpi), b = final_state(sim);
-  EXPECT_LT(relative_error(dsgd::checkpoint_entry(a, "engine/server/theta"),
-                           dsgd::checkpoint_entry(b, "engine/server/theta")),
-            1e-5);
+  expect_same_theta(mpi, sim);
   // The same staleness per period: the order, not the timing, decides it.
   auto staleness = [](const fs::path& run) {
     auto rows = read_csv(run / "metrics.csv");
@@ -162,6 +165,31 @@ TEST(Mpi, ShardedServerResumedAndReplayedIsTheSimulator) {
   auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
   EXPECT_EQ(summary["servers"], 2);
   EXPECT_EQ(summary["updates"], 256);
+  for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
+}
+
+// Workers that take local steps (three each between exchanges, a local velocity of their own,
+// Delayed Nesterov on the server), stopped half-way and resumed on MPI: the simulator replaying
+// the recorded order reproduces θ, and an epoch is the same number of samples (256 minibatches
+// in 256 / 3 exchanges).
+TEST(Mpi, LocalStepsResumedAndReplayedAreTheSimulator) {
+  fs::path mpi = fresh_dir("mpi_local"), sim = fresh_dir("sim_local"),
+           trace = fresh_dir("local_trace");
+  // A constant rate: a schedule over `epochs` would change when the resume lengthens the run.
+  const std::string job = kSmall +
+                          "--set algo=async-local-dn --set workers=3 --set local.steps=3 "
+                          "--set weight_decay=1e-3 "
+                          "--set momentum=0.5 --set outer.momentum=0.5 ";
+  CliResult r =
+      run_mpi(4, job + "--engine mpi --set epochs=0.5 --set timing.record_trace=" + trace.string() +
+                     " --out " + mpi.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = run_mpi(4, "run --resume " + mpi.string() + " --set epochs=1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = run_dsgd(job + "--set timing.trace=" + trace.string() + " --out " + sim.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  expect_same_theta(mpi, sim);
+  EXPECT_EQ(nlohmann::json::parse(read_file(mpi / "summary.json"))["updates"], 85);
   for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
 }
 

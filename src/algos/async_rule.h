@@ -75,6 +75,29 @@ class AsyncServerRule {
   virtual void report(std::map<std::string, double>& /*columns*/) const {}
 };
 
+// A worker that takes local steps between exchanges (the local.steps key of the algorithms that
+// declare it: async_local_sgd.cpp). For each exchange the engine calls
+//   begin(received)                       the run starts at the parameters the server sent
+//   H times: g at point(); step(g, lr)    on the worker's next H minibatches, at the rate of
+//                                         the exchange (the one the server sent it with)
+//   message = finish()                    what the worker sends
+//   commit()                              once the server has the message
+// Until commit() the rule's state() is what it was before begin(), so an engine may run the steps
+// ahead of the exchange (the simulator does, in parallel) and a checkpoint in between still
+// resumes exactly.
+class LocalRun {
+ public:
+  virtual ~LocalRun() = default;
+  virtual void begin(const torch::Tensor& received) = 0;
+  // Where the next gradient is computed.
+  virtual const torch::Tensor& point() const = 0;
+  // One local step; `gradient` is used as scratch.
+  virtual void step(torch::Tensor& gradient, double lr) = 0;
+  // The message; it aliases worker state until the next begin().
+  virtual const torch::Tensor& finish() = 0;
+  virtual void commit() = 0;
+};
+
 class AsyncWorkerRule {
  public:
   virtual ~AsyncWorkerRule() = default;
@@ -90,6 +113,8 @@ class AsyncWorkerRule {
   // so that an engine holding every worker (the simulator) can follow θ for the gap telemetry.
   virtual bool follows_parameters() const { return false; }
   virtual void follow_parameters(torch::Tensor& /*theta*/) const {}
+  // Workers that take local steps: their run (engines then call it instead of message()).
+  virtual LocalRun* local_run() { return nullptr; }
 };
 
 // Worker rule for algorithms whose message is the gradient of the regularised loss at the

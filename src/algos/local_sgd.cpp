@@ -4,7 +4,10 @@
 namespace dsgd {
 
 LocalSgd::LocalSgd(SgdOptions options, const torch::Tensor& like) : options_(options) {
-  if (options_.momentum != 0.0) velocity_ = torch::zeros_like(like);
+  if (options_.momentum != 0.0) {
+    velocity_ = torch::zeros_like(like);
+    gamma_ = torch::full({}, options_.momentum, like.options());
+  }
 }
 
 void LocalSgd::step(torch::Tensor& theta, torch::Tensor& grad, double lr) {
@@ -20,12 +23,12 @@ void LocalSgd::step(torch::Tensor& theta, torch::Tensor& grad, double lr) {
   }
   if (!options_.lr_in_velocity) {
     // v ← γv + d;  θ ← θ − ηv, or Nesterov: θ ← θ − η(d + γv)
-    velocity_.mul_(gamma).add_(d);
+    velocity_.mul_(gamma_).add_(d);
     theta.add_(options_.nesterov ? d.add_(velocity_, gamma) : velocity_, -lr);
     return;
   }
   // v ← γv + ηd
-  velocity_.mul_(gamma).add_(d, lr);
+  velocity_.mul_(gamma_).add_(d, lr);
   if (options_.nesterov) {
     // θ ← θ − (γv + ηd)
     theta.add_(velocity_, -gamma).add_(d, -lr);

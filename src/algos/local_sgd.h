@@ -39,6 +39,8 @@ class LocalSgd {
  private:
   SgdOptions options_;
   torch::Tensor velocity_;
+  // γ as a 0-dim tensor: Tensor::mul_(double) would allocate one on every step.
+  torch::Tensor gamma_;
 };
 
 }  // namespace dsgd

@@ -17,6 +17,10 @@ AsyncOptions async_options(const RunConfig& c) {
   return o;
 }
 
+int64_t local_steps(const RunConfig& c) {
+  return c.algo_options.has("local.steps") ? c.algo_options.integer("local.steps") : 1;
+}
+
 AsyncServer::AsyncServer(const AsyncAlgorithm& algorithm, const AsyncOptions& options,
                          const torch::Tensor& theta0, int64_t workers, Schedule lr_at,
                          int64_t gap_sample)

@@ -27,6 +27,9 @@ namespace dsgd {
 // The rules' options from the run's config (its algorithm keys already resolved): what both
 // engines give the rules.
 AsyncOptions async_options(const RunConfig& config);
+// H, the minibatches a worker computes between two exchanges: the algorithm's local.steps, for
+// the rules whose workers take local steps (algos/async_rule.h, LocalRun), else 1.
+int64_t local_steps(const RunConfig& config);
 
 class AsyncServer {
  public:

@@ -46,6 +46,21 @@ ArrivalTrace read_trace(const std::string& path) {
   return trace;
 }
 
+ArrivalTrace read_trace(const std::string& path, int64_t workers, int64_t updates) {
+  ArrivalTrace trace = read_trace(path);
+  if (trace.workers != workers) {
+    throw ConfigError(
+        fmt::format("trace '{}' has {} workers but workers = {}", path, trace.workers, workers),
+        "replay a trace with the same number of workers");
+  }
+  if (static_cast<int64_t>(trace.order.size()) < updates) {
+    throw ConfigError(fmt::format("trace '{}' holds {} arrivals but the run needs {}", path,
+                                  trace.order.size(), updates),
+                      "shorten epochs or record a longer trace");
+  }
+  return trace;
+}
+
 void write_trace(const std::string& path, const ArrivalTrace& trace) {
   std::string text = fmt::format("{}\nworkers {}\n", kHeader, trace.workers);
   for (int64_t id : trace.order) text += fmt::format("{}\n", id);

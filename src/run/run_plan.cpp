@@ -42,10 +42,11 @@ const std::vector<FamilyEntry>& family_table() {
        one,
        one,
        false},
-      // An asynchronous update applies one worker's minibatch; N workers compute at once.
+      // An asynchronous update applies one worker's message: one minibatch's gradient, or H
+      // local steps' pseudo-gradient; N workers compute at once.
       {AlgorithmFamily::kAsync, [](Session& s) { return make_async_simulator(s); },
        [](Session& s, MpiWorld& w) { return make_mpi_async_engine(s, w); }, workers_and_servers,
-       "one per worker and per server shard", one, workers, true},
+       "one per worker and per server shard", local_steps, workers, true},
       // A synchronous round takes one minibatch per learner.
       {AlgorithmFamily::kSync, [](Session& s) { return make_sync_simulator(s); },
        [](Session& s, MpiWorld& w) { return make_mpi_sync_engine(s, w); }, workers,

@@ -52,6 +52,7 @@ class MpiAsyncEngine : public Engine {
   std::unique_ptr<Worker> worker_;
   GradientSource gradient_source_;
   int64_t shards_ = 1;
+  int64_t steps_ = 1;  // H: minibatches a worker computes per exchange (local.steps)
 };
 
 }  // namespace dsgd

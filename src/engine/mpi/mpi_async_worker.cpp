@@ -1,9 +1,11 @@
 // An asynchronous MPI worker: waits for the learning rate and its parameters (one slice from each
-// server shard), computes its gradient, turns it into its rule's message and sends every shard
-// its slice; answers shard 0's requests for its state and its stop. See mpi_async.h.
+// server shard), computes its gradient (or takes its H local steps), turns it into its rule's
+// message and sends every shard its slice; answers shard 0's requests for its state and its
+// stop. See mpi_async.h.
 #include <mpi.h>
 
 #include "core/interrupt.h"
+#include "engine/local_run.h"
 #include "engine/mpi/mpi_async_parts.h"
 
 namespace dsgd {
@@ -65,12 +67,20 @@ void MpiAsyncEngine::run_worker() {
       torch::Tensor part = params.slice(0, slices[k].lo, slices[k].hi);
       recv_floats(part, static_cast<int>(k), kParams, world_);
     }
-    torch::Tensor loss = [&] {
-      if (gradient_source_) return gradient_source_(w.next_batch++);
+    auto gradient = [&](int64_t k) {
+      if (gradient_source_) return gradient_source_(k);
       torch::AutoGradMode enable_grad(true);
-      return training_.compute_gradient(w.stream->batch(w.next_batch++));
-    }();
-    torch::Tensor message = w.rule->message(model.grads(), params, lr).contiguous();
+      return training_.compute_gradient(w.stream->batch(k));
+    };
+    // One minibatch's gradient at the parameters received, or H local steps from them.
+    LocalRun* run = w.rule->local_run();
+    const int64_t first = w.next_batch;
+    torch::Tensor loss = run ? run_local_steps(*run, params, lr, steps_, params, model.grads(),
+                                               [&](int64_t h) { return gradient(first + h); })
+                             : gradient(first);
+    w.next_batch += run ? steps_ : 1;
+    torch::Tensor message =
+        (run ? run->finish() : w.rule->message(model.grads(), params, lr)).contiguous();
     loss_and_signal[0] = loss.item<float>();
     loss_and_signal[1] = static_cast<float>(pending_interrupt());
     // Every shard's slice at once: a shard waiting for its slice never waits on another shard.
@@ -91,6 +101,7 @@ void MpiAsyncEngine::run_worker() {
           return sent != 0;
         },
         Watchdog::Pace::kPatient);
+    if (run) run->commit();
   }
 }
 

@@ -1,13 +1,9 @@
-// The discrete-event simulator of N asynchronous workers and one parameter server. Each worker's
-// minibatch time comes from the timing model; a priority queue ordered by (finish time, worker,
-// sequence) pops the worker that finishes next, its gradient is computed on the single model
-// replica at the parameters it was sent, the server rule applies its message and sends it fresh
-// parameters. One replica does all gradient computations, so N workers cost only their
-// per-worker state (the parameters each was sent, and the rule's own state). The server's link
-// is priced like the synchronous family's global link (comm.global_*): every push and pull
-// takes α + β·M/servers and queues for it, so simulated time is comparable across families.
-#include <fmt/format.h>
-
+// The discrete-event simulator of N asynchronous workers and a parameter server: a priority queue
+// ordered by (finish time, worker, sequence) pops the worker whose minibatch (timing model) ends
+// next; its gradient at the parameters it was sent (or its H local steps from them), computed on
+// a model replica, becomes its message, the server rule applies it and sends fresh parameters.
+// The server's link is priced like the synchronous family's global link (comm.global_*), so
+// simulated time is comparable across families.
 #include <algorithm>
 #include <memory>
 #include <queue>
@@ -15,27 +11,17 @@
 #include "algos/async_rule.h"
 #include "core/errors.h"
 #include "engine/async_server.h"
+#include "engine/local_run.h"
 #include "engine/sim/gradient_pool.h"
+#include "engine/sim/simulator.h"
 #include "engine/sim/simulators.h"
 #include "engine/sim/timing.h"
 #include "engine/trace.h"
 
 namespace dsgd {
 
-class AsyncSimulator : public Engine {
- public:
-  // Validates the algorithm's options and the trace file; throws ConfigError before any
-  // training (and so before a run folder exists).
-  explicit AsyncSimulator(Training& training);
-  ~AsyncSimulator() override;
-  void restore(const TensorMap& checkpoint) override;
-  void run() override;
-
- private:
-  struct State;
-  Training& training_;
-  std::unique_ptr<State> state_;
-};
+struct AsyncKind;  // the tag of this file's Simulator
+using AsyncSimulator = Simulator<AsyncKind>;
 namespace {
 
 struct Event {
@@ -52,11 +38,13 @@ struct Event {
 
 }  // namespace
 
+template <>
 struct AsyncSimulator::State {
   int64_t workers = 0;
   std::unique_ptr<AsyncServer> server;
   std::vector<std::unique_ptr<AsyncWorkerRule>> worker_rules;
   std::vector<WorkerStream> streams;
+  int64_t steps = 1;                // H: minibatches per exchange (local.steps)
   std::vector<int64_t> next_batch;  // k_i
   std::vector<double> finish_time;
   std::vector<int64_t> event_sequence;  // the sequence number of worker i's pending event
@@ -72,15 +60,16 @@ struct AsyncSimulator::State {
   double link_out_free = 0.0;  // when it can take the next pull
 
   // With sim.replicas > 1: each worker's next gradient is computed ahead, in parallel, as soon as
-  // the server sends it parameters, into its row of `gradients`.
+  // the server sends it parameters, into its row of `gradients` (a worker that takes local steps
+  // runs them ahead instead, keeping their result in its rule until the exchange).
   torch::Tensor gradients;                 // [N, P]
   std::vector<torch::Tensor> gradient_of;  // its rows
-  // Last, so that it is destroyed first: its destructor waits for running jobs, which use the
-  // members above.
+  // Last, so that it is destroyed first: it waits for running jobs, which use the members above.
   std::unique_ptr<GradientPool> pool;
 };
 
-AsyncSimulator::AsyncSimulator(Training& training)
+template <>
+AsyncSimulator::Simulator(Training& training)
     : training_(training), state_(std::make_unique<State>()) {
   const RunConfig& config = training_.config();
   State& s = *state_;
@@ -97,20 +86,10 @@ AsyncSimulator::AsyncSimulator(Training& training)
     s.worker_rules.push_back(algorithm.make_worker(options, i, theta0));
     s.streams.push_back(training_.make_stream(i));
   }
+  s.steps = local_steps(config);
   s.timing = std::make_unique<TimingModel>(config, s.workers);
   if (!config.timing_trace.empty()) {
-    s.replay = read_trace(config.timing_trace);
-    if (s.replay->workers != s.workers) {
-      throw ConfigError(fmt::format("trace '{}' has {} workers but workers = {}",
-                                    config.timing_trace, s.replay->workers, s.workers),
-                        "replay a trace with the same number of workers");
-    }
-    if (static_cast<int64_t>(s.replay->order.size()) < training_.total_updates()) {
-      throw ConfigError(
-          fmt::format("trace '{}' holds {} arrivals but the run needs {}", config.timing_trace,
-                      s.replay->order.size(), training_.total_updates()),
-          "shorten epochs or record a longer trace");
-    }
+    s.replay = read_trace(config.timing_trace, s.workers, training_.total_updates());
   }
   // Every push and pull carries the whole vector, split over `servers` links in parallel.
   const double message_bytes =
@@ -152,6 +131,7 @@ AsyncSimulator::AsyncSimulator(Training& training)
   });
 }
 
+template <>
 void AsyncSimulator::restore(const TensorMap& checkpoint) {
   State& s = *state_;
   torch::NoGradGuard no_grad;
@@ -180,8 +160,10 @@ void AsyncSimulator::restore(const TensorMap& checkpoint) {
   s.restored = true;
 }
 
-AsyncSimulator::~AsyncSimulator() = default;
+template <>
+AsyncSimulator::~Simulator() {}
 
+template <>
 void AsyncSimulator::run() {
   State& s = *state_;
   AsyncServer& server = *s.server;
@@ -197,12 +179,30 @@ void AsyncSimulator::run() {
     // Pointers to the state, not this function's references: the workers' last jobs may still
     // run after run() returns (the pool, destroyed first with the state, waits for them).
     State* state = &s;
+    if (LocalRun* run = s.worker_rules[w]->local_run()) {
+      const double lr = server.lr_of(worker);
+      s.pool->submit(worker, [state, run, worker, w, k, device, lr](ModelReplica& replica) {
+        return run_local_steps(*run, state->server->sent(worker), lr, state->steps,
+                               replica.flat->params(), replica.flat->grads(), [&](int64_t h) {
+                                 return replica.compute_gradient(state->streams[w].batch(k + h),
+                                                                 device);
+                               });
+      });
+      return;
+    }
     s.pool->submit(worker, [state, worker, w, k, device](ModelReplica& replica) {
       replica.flat->params().copy_(state->server->sent(worker));
       torch::Tensor loss = replica.compute_gradient(state->streams[w].batch(k), device);
       state->gradient_of[w].copy_(replica.flat->grads());
       return loss;
     });
+  };
+  // The simulated time of worker i's next H minibatches.
+  auto compute_time = [&](int64_t worker) {
+    const int64_t k = s.next_batch[static_cast<size_t>(worker)];
+    double time = 0.0;
+    for (int64_t h = 0; h < s.steps; ++h) time += s.timing->duration(worker, k + h);
+    return time;
   };
 
   // Pulls queue for the link in the order the server sends; the worker computes once its
@@ -215,7 +215,7 @@ void AsyncSimulator::run() {
       start = std::max(now, s.link_out_free) + s.link_cost;
       s.link_out_free = start;
     }
-    double finish = start + s.timing->duration(worker, s.next_batch[static_cast<size_t>(worker)]);
+    double finish = start + compute_time(worker);
     s.finish_time[static_cast<size_t>(worker)] = finish;
     s.event_sequence[static_cast<size_t>(worker)] = s.sequence;
     if (!s.replay) s.queue.push({finish, worker, s.sequence});
@@ -256,21 +256,30 @@ void AsyncSimulator::run() {
     const size_t w = static_cast<size_t>(worker);
     const torch::Tensor& received = server.sent(worker);
 
-    // The worker's gradient, at the parameters it was sent, turned into its message.
+    // The worker's gradient, at the parameters it was sent, turned into its message; or its H
+    // local steps from them, and what the rule makes of those.
+    AsyncWorkerRule& rule = *s.worker_rules[w];
+    LocalRun* run = rule.local_run();
+    const int64_t k = s.next_batch[w];
     torch::Tensor loss;
     if (s.pool) {
       loss = s.pool->wait(worker);
+    } else if (run) {
+      loss = run_local_steps(
+          *run, received, server.lr_of(worker), s.steps, model.params(), model.grads(),
+          [&](int64_t h) { return training_.compute_gradient(s.streams[w].batch(k + h)); });
     } else {
       model.params().copy_(received);
       torch::AutoGradMode enable_grad(true);
-      loss = training_.compute_gradient(s.streams[w].batch(s.next_batch[w]));
+      loss = training_.compute_gradient(s.streams[w].batch(k));
     }
-    ++s.next_batch[w];
-    const torch::Tensor& gradient = s.pool ? s.gradient_of[w] : model.grads();
-    AsyncWorkerRule& rule = *s.worker_rules[w];
-    torch::Tensor message = rule.message(gradient, received, server.lr_of(worker));
+    s.next_batch[w] += s.steps;
+    torch::Tensor message = run ? run->finish()
+                                : rule.message(s.pool ? s.gradient_of[w] : model.grads(), received,
+                                               server.lr_of(worker));
 
     server.apply(worker, message, updates);
+    if (run) run->commit();
     if (server.following_parameters()) rule.follow_parameters(server.actual_parameters());
     // Fresh parameters go out before after_update, so that a checkpoint it writes holds every
     // worker's pending computation.

@@ -11,26 +11,17 @@
 #include <memory>
 
 #include "engine/sim/gradient_pool.h"
+#include "engine/sim/simulator.h"
 #include "engine/sim/simulators.h"
 #include "engine/sim/timing.h"
 #include "engine/sync_learners.h"
 
 namespace dsgd {
 
-class SyncSimulator : public Engine {
- public:
-  // Validates the plan's options; throws ConfigError before any training.
-  explicit SyncSimulator(Training& training);
-  ~SyncSimulator() override;
-  void restore(const TensorMap& checkpoint) override;
-  void run() override;
+struct SyncKind;  // the tag of this file's Simulator
+using SyncSimulator = Simulator<SyncKind>;
 
- private:
-  struct State;
-  Training& training_;
-  std::unique_ptr<State> state_;
-};
-
+template <>
 struct SyncSimulator::State {
   SyncPlan plan;
   std::vector<Learner> learners;
@@ -41,7 +32,8 @@ struct SyncSimulator::State {
   std::unique_ptr<GradientPool> pool;  // with sim.replicas > 1; last: destroyed first
 };
 
-SyncSimulator::SyncSimulator(Training& training)
+template <>
+SyncSimulator::Simulator(Training& training)
     : training_(training), state_(std::make_unique<State>()) {
   const RunConfig& c = training_.config();
   State& s = *state_;
@@ -67,8 +59,10 @@ SyncSimulator::SyncSimulator(Training& training)
   });
 }
 
-SyncSimulator::~SyncSimulator() = default;
+template <>
+SyncSimulator::~Simulator() {}
 
+template <>
 void SyncSimulator::restore(const TensorMap& checkpoint) {
   State& s = *state_;
   for (size_t i = 0; i < s.learners.size(); ++i) {
@@ -77,6 +71,7 @@ void SyncSimulator::restore(const TensorMap& checkpoint) {
   s.traffic->restore(checkpoint);
 }
 
+template <>
 void SyncSimulator::run() {
   State& s = *state_;
   const RunConfig& c = training_.config();

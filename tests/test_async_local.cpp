@@ -1,0 +1,257 @@
+// Tests of asynchronous local SGD (src/algos/async_local_sgd.cpp), in float64: each outer rule
+// against its equations computed here in plain doubles for a few exchanges of two local steps,
+// Delayed Nesterov against torch's Nesterov SGD on the mean of each window of pseudo-gradients,
+// and with one local step and no local momentum, the outer rules against the asynchronous rules
+// they generalise (dana-local against dana-zero, async-local-sgd against asgd-m and nag-asgd).
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <array>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "algos/async_rule.h"
+#include "core/errors.h"
+
+namespace dsgd {
+namespace {
+
+using Vec = std::array<double, 3>;
+
+torch::Tensor tensor_of(const Vec& v) { return torch::tensor({v[0], v[1], v[2]}, torch::kDouble); }
+
+void expect_near(const torch::Tensor& actual, const Vec& expected, const std::string& what) {
+  torch::Tensor a = actual.contiguous();
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(a[k].item<double>(), expected[k], 1e-12 * std::max(1.0, std::abs(expected[k])))
+        << what << ", element " << k;
+  }
+}
+
+// The rules of one algorithm as an engine holds them, and the parameters each worker was sent.
+struct Rules {
+  std::unique_ptr<AsyncServerRule> server;
+  std::vector<std::unique_ptr<AsyncWorkerRule>> workers;
+  std::vector<torch::Tensor> sent;
+};
+
+Rules make_rules(const std::string& name, const AsyncOptions& options, const Vec& theta0,
+                 int64_t n) {
+  const AsyncAlgorithm& algorithm = find_async_algorithm(name);
+  const AsyncOptions resolved = with_defaults(algorithm, options);
+  Rules rules;
+  rules.server = algorithm.make_server(resolved, tensor_of(theta0), n);
+  for (int64_t i = 0; i < n; ++i) {
+    rules.workers.push_back(algorithm.make_worker(resolved, i, tensor_of(theta0)));
+    rules.sent.push_back(torch::empty({3}, torch::kDouble));
+    rules.server->parameters_for(i, rules.sent[i]);
+  }
+  return rules;
+}
+
+// g(x) = a⊙x − b: each coordinate a quadratic, so that every local step's gradient depends on
+// where the step is.
+const Vec kA = {1.0, 0.5, 2.0};
+const Vec kB = {0.3, -0.2, 0.1};
+torch::Tensor gradient_at(const torch::Tensor& x) { return tensor_of(kA) * x - tensor_of(kB); }
+Vec gradient_at(const Vec& x) {
+  return {kA[0] * x[0] - kB[0], kA[1] * x[1] - kB[1], kA[2] * x[2] - kB[2]};
+}
+
+// Worker i's exchange as the engines run it (engine/local_run.h): H local steps from the
+// parameters it was sent, its message applied, fresh parameters sent.
+void exchange(Rules& rules, int64_t i, int steps, double lr) {
+  LocalRun* run = rules.workers[i]->local_run();
+  ASSERT_NE(run, nullptr);
+  run->begin(rules.sent[i]);
+  for (int h = 0; h < steps; ++h) {
+    torch::Tensor g = gradient_at(run->point());
+    run->step(g, lr);
+  }
+  torch::Tensor message = run->finish().clone();
+  rules.server->apply(i, message, lr);
+  run->commit();
+  rules.server->parameters_for(i, rules.sent[i]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// By hand: two workers, two local steps each, the order 0, 1, 0, 1 (every second message stale),
+// the last exchange at half the rate. Local SGD: d = g + λx, v ← γv + ηd, x ← x − v.
+
+constexpr double kLr = 0.1, kMomentum = 0.9, kDecay = 0.01;
+const Vec kTheta0 = {1.0, -2.0, 0.5};
+const std::vector<std::pair<int, double>> kOrder = {{0, kLr}, {1, kLr}, {0, kLr}, {1, kLr / 2}};
+
+Vec operator+(const Vec& a, const Vec& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
+Vec operator-(const Vec& a, const Vec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec operator*(double s, const Vec& a) { return {s * a[0], s * a[1], s * a[2]}; }
+
+// The local run from `x` with worker velocity `v` (updated); returns Δ = x_start − x_end.
+Vec local_run(Vec x, Vec& v, int steps, double lr) {
+  const Vec start = x;
+  for (int h = 0; h < steps; ++h) {
+    const Vec d = gradient_at(x) + kDecay * x;
+    v = kMomentum * v + lr * d;
+    x = x - v;
+  }
+  return start - x;
+}
+
+AsyncOptions hand_options(double outer_lr, double outer_momentum) {
+  AsyncOptions options;
+  options.momentum = kMomentum;
+  options.weight_decay = kDecay;
+  options.values.set("outer.lr", outer_lr);
+  options.values.set("outer.momentum", outer_momentum);
+  return options;
+}
+
+TEST(AsyncLocalHand, OuterNesterov) {
+  const double alpha = 0.7, beta = 0.9;
+  AsyncOptions options = hand_options(alpha, beta);
+  options.values.set("outer.nesterov", 1.0);
+  Rules rules = make_rules("async-local-sgd", options, kTheta0, 2);
+  Vec theta = kTheta0, u = {0, 0, 0};
+  std::vector<Vec> sent = {kTheta0, kTheta0}, v = {{0, 0, 0}, {0, 0, 0}};
+  for (const auto& [i, lr] : kOrder) {
+    const Vec delta = local_run(sent[i], v[i], 2, lr);
+    // u ← βu + Δ;  θ ← θ − α(βu + Δ)
+    u = beta * u + delta;
+    theta = theta - alpha * (beta * u + delta);
+    sent[i] = theta;
+    exchange(rules, i, 2, lr);
+    expect_near(rules.sent[i], sent[i], "sent");
+    expect_near(rules.server->center(), theta, "theta");
+  }
+  // The local velocities are the workers' checkpointed state.
+  expect_near(rules.workers[1]->state().at(0).second, v[1], "worker 1's velocity");
+}
+
+TEST(AsyncLocalHand, DelayedNesterov) {
+  for (double c : {0.0, 0.3}) {
+    SCOPED_TRACE("c = " + std::to_string(c));
+    const double alpha = 0.7, beta = 0.9;
+    const int n = 2;  // dn.period 0: N = the number of workers
+    AsyncOptions options = hand_options(alpha, beta);
+    options.values.set("dn.c", c);
+    Rules rules = make_rules("async-local-dn", options, kTheta0, n);
+    Vec theta = kTheta0, u = {0, 0, 0}, pending = {0, 0, 0};
+    std::vector<Vec> sent = {kTheta0, kTheta0}, v = {{0, 0, 0}, {0, 0, 0}};
+    int t = 0;
+    for (const auto& [i, lr] : kOrder) {
+      const Vec delta = local_run(sent[i], v[i], 2, lr);
+      pending = pending + delta;
+      if (++t % n == 0) {
+        u = beta * u + (1.0 / n) * pending;
+        theta = theta - alpha * ((1 - c * n + c) * beta * u + (1.0 / n) * delta);
+        pending = {0, 0, 0};
+      } else {
+        theta = theta - alpha * (c * beta * u + (1.0 / n) * delta);
+      }
+      sent[i] = theta;
+      exchange(rules, i, 2, lr);
+      expect_near(rules.sent[i], sent[i], "sent");
+    }
+  }
+}
+
+TEST(AsyncLocalHand, DanaLocal) {
+  const double alpha = 0.8, beta = 0.9;
+  Rules rules = make_rules("dana-local", hand_options(alpha, beta), kTheta0, 2);
+  Vec theta = kTheta0;
+  std::vector<Vec> sent = {kTheta0, kTheta0}, v = {{0, 0, 0}, {0, 0, 0}},
+                   outer = {{0, 0, 0}, {0, 0, 0}};
+  for (const auto& [i, lr] : kOrder) {
+    const Vec delta = local_run(sent[i], v[i], 2, lr);
+    // v_i ← βv_i + αΔ;  θ ← θ − v_i;  sent: θ − βΣ_j v_j
+    outer[i] = beta * outer[i] + alpha * delta;
+    theta = theta - outer[i];
+    sent[i] = theta - beta * (outer[0] + outer[1]);
+    exchange(rules, i, 2, lr);
+    expect_near(rules.sent[i], sent[i], "sent");
+    expect_near(rules.server->center(), theta, "theta");
+    // The DANA family evaluates the look-ahead the workers are sent.
+    expect_near(rules.server->evaluated(), sent[i], "evaluated");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delayed Nesterov with c = 0: each window of N arrivals moves θ as one step of torch's SGD
+// (nesterov, momentum β, rate α) on the window's mean pseudo-gradient.
+
+TEST(AsyncLocalEquivalence, DelayedNesterovWindowIsTorchNesterovOnTheMean) {
+  const int n = 3;
+  const double alpha = 0.7, beta = 0.9;
+  AsyncOptions options = hand_options(alpha, beta);
+  Rules rules = make_rules("async-local-dn", options, kTheta0, n);
+  torch::Tensor param = tensor_of(kTheta0).requires_grad_(false).clone();
+  torch::optim::SGD reference(
+      std::vector<torch::Tensor>{param},
+      torch::optim::SGDOptions(alpha).momentum(beta).nesterov(true).dampening(0));
+  torch::manual_seed(3);
+  for (int window = 0; window < 4; ++window) {
+    torch::Tensor sum = torch::zeros({3}, torch::kDouble);
+    for (int k = 0; k < n; ++k) {
+      torch::Tensor delta = torch::randn({3}, torch::kDouble);
+      sum += delta;
+      rules.server->apply(k, delta, 0.1);
+    }
+    param.mutable_grad() = sum / n;
+    reference.step();
+    EXPECT_LT((rules.server->center() - param).abs().max().item<double>(), 1e-13)
+        << "window " << window;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One local step without local momentum sends Δ = η(g + λθ̂): the outer rules then are the
+// asynchronous rules on d = g + λθ̂ (to rounding: Δ is a difference of parameters).
+
+void expect_same_run(const std::string& local, const AsyncOptions& local_options,
+                     const std::string& base, const AsyncOptions& base_options) {
+  const int64_t n = 4;
+  Rules a = make_rules(local, local_options, kTheta0, n);
+  Rules b = make_rules(base, base_options, kTheta0, n);
+  std::mt19937 order(5);
+  for (int k = 0; k < 60; ++k) {
+    const int64_t i = order() % n;
+    const double lr = k < 30 ? 0.1 : 0.05;
+    exchange(a, i, 1, lr);
+    torch::Tensor d = b.workers[i]->message(gradient_at(b.sent[i]), b.sent[i], lr).clone();
+    b.server->apply(i, d, lr);
+    b.server->parameters_for(i, b.sent[i]);
+    EXPECT_LT((a.sent[i] - b.sent[i]).abs().max().item<double>(), 1e-12) << "update " << k;
+  }
+  EXPECT_LT((a.server->evaluated() - b.server->evaluated()).abs().max().item<double>(), 1e-12);
+}
+
+TEST(AsyncLocalEquivalence, OneStepReducesToTheAsynchronousRules) {
+  AsyncOptions base;
+  base.momentum = kMomentum;
+  base.weight_decay = kDecay;
+  AsyncOptions local = hand_options(1.0, kMomentum);
+  local.momentum = 0.0;  // no local momentum: the outer momentum is the rule's γ
+  expect_same_run("dana-local", local, "dana-zero", base);
+  expect_same_run("async-local-sgd", local, "asgd-m", base);
+  local.values.set("outer.nesterov", 1.0);
+  expect_same_run("async-local-sgd", local, "nag-asgd", base);
+}
+
+TEST(AsyncLocalErrors, DelayedNesterovRefusesTooLargeAShare) {
+  const AsyncAlgorithm& dn = find_async_algorithm("async-local-dn");
+  AsyncOptions options;
+  options.values.set("dn.c", 0.5);
+  try {
+    dn.make_server(with_defaults(dn, options), torch::zeros({3}), 4);
+    FAIL() << "dn.c = 0.5 > 1/4 accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("dn.c = 0.5 must be at most 1/N = 1/4"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace dsgd
