@@ -328,8 +328,16 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   fake_run(dir / "fast/2", "ok", 0.88, {{1, 10, 60, 0.79}, {2, 20, 120, 0.88}});
   fake_run(dir / "bad/1", "ok", 0.81, {{1, 10, 70, 0.81}, {2, 20, 140, 0.81}});
   fake_run(dir / "bad/2", "collapsed", 0.10, {{1, 10, 80, 0.10}});
+  // Runs still going: how far each got, or that none has been evaluated yet.
+  fake_run(dir / "slow/1", "running", 0.60, {{1, 10, 90, 0.60}});
+  fake_run(dir / "slow/2", "running", 0.0, {});
+  {
+    nlohmann::json summary = nlohmann::json::parse(read_file(dir / "slow/1/summary.json"));
+    summary["epochs"] = 1;
+    std::ofstream(dir / "slow/1/summary.json") << summary.dump();
+  }
   nlohmann::json points = nlohmann::json::array();
-  for (const char* config : {"ref", "fast", "bad"}) {
+  for (const char* config : {"ref", "fast", "bad", "slow"}) {
     for (const char* seed : {"1", "2"}) {
       points.push_back(
           {{"dir", std::string(config) + "/" + seed},
@@ -361,13 +369,16 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   EXPECT_NE(report.find("| bad | 2 | 0.8100, collapsed | 0.8200, collapsed | never |"),
             std::string::npos)
       << report;
+  EXPECT_NE(report.find("| slow | 2 | 0.6000 (running, epoch 1), - (running, no evaluation yet) |"),
+            std::string::npos)
+      << report;
   EXPECT_NE(report.find("time to ref's final acc"), std::string::npos) << report;
   EXPECT_NE(report.find("Runs: `dsgd sweep fake.toml`"), std::string::npos) << report;
   EXPECT_EQ(report.find("# old"), std::string::npos) << report;
   EXPECT_NE(report.find("\n<!-- notes -->\nKept commentary.\n"), std::string::npos) << report;
   // The CSV has the same numbers at full precision.
   const auto csv = testing::read_csv(dir / "report.csv");
-  ASSERT_EQ(csv.size(), 4u);
+  ASSERT_EQ(csv.size(), 5u);
   EXPECT_EQ(csv[1][0], "ref");
   EXPECT_NEAR(std::stod(csv[1][3]), 0.82, 1e-12);
   fs::remove_all(dir);

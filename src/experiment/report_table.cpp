@@ -119,6 +119,8 @@ std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
     std::string one = run.status.empty() ? "-" : run.status;
     if (ok(run)) {
       one = fmt::format("{:.4f}", run.*field);
+    } else if ((run.status == "running" || run.status == "interrupted") && run.epochs <= 0) {
+      one = fmt::format("- ({}, no evaluation yet)", run.status);
     } else if (run.status == "running" || run.status == "interrupted") {
       one = fmt::format("{:.4f} ({}, epoch {:g})", run.*field, run.status, run.epochs);
     }
