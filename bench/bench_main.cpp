@@ -12,6 +12,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <stb/stb_image_write.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -499,6 +500,9 @@ void register_per_case_benchmarks() {
 // Collects each benchmark's seconds per iteration and its counters, so main() can print ratios.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
+  // Colours only on a terminal: a reporter given to RunSpecifiedBenchmarks ignores
+  // --benchmark_color, and escape codes in a log break `grep ^BM_` (scripts/gpu-check.sh).
+  RatioReporter() : ConsoleReporter(::isatty(::fileno(stdout)) ? OO_ColorTabular : OO_Tabular) {}
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const auto& run : runs) {
