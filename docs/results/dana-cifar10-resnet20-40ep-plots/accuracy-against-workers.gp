@@ -1,0 +1,38 @@
+# Made by dsgd report; `gnuplot accuracy-against-workers.gp` in this folder draws it again.
+set termoption noenhanced
+set key font ",8" samplen 2
+set grid lc rgb "#dddddd"
+set terminal pngcairo size 720,420 font "sans,10"
+set output "accuracy-against-workers.png"
+set multiplot layout 1,1 title "final test accuracy against workers"
+set title "final test accuracy against workers"
+set xlabel "workers"
+set ylabel "final test accuracy"
+unset logscale y
+set format y "% h"
+set logscale x 2
+set xtics 2
+set key outside right top vertical
+unset logscale xy
+set label 1 "no data" at graph 0.5, graph 0.5 center
+plot [0:1] [0:1] NaN notitle
+unset label 1
+unset multiplot
+set output
+set terminal svg dynamic size 720,420 font "sans,10"
+set output "accuracy-against-workers.svg"
+set multiplot layout 1,1 title "final test accuracy against workers"
+set title "final test accuracy against workers"
+set xlabel "workers"
+set ylabel "final test accuracy"
+unset logscale y
+set format y "% h"
+set logscale x 2
+set xtics 2
+set key outside right top vertical
+unset logscale xy
+set label 1 "no data" at graph 0.5, graph 0.5 center
+plot [0:1] [0:1] NaN notitle
+unset label 1
+unset multiplot
+set output

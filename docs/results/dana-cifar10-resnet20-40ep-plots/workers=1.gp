@@ -1,0 +1,86 @@
+# Made by dsgd report; `gnuplot workers=1.gp` in this folder draws it again.
+set termoption noenhanced
+set key font ",8" samplen 2
+set grid lc rgb "#dddddd"
+set terminal pngcairo size 1440,800 font "sans,10"
+set output "workers=1.png"
+set multiplot layout 2,2 title "workers=1"
+set title "test accuracy"
+set xlabel "epoch"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set title "test accuracy against simulated time"
+set xlabel "simulated time"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set title "training loss"
+set xlabel "epoch"
+set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set title "training loss against simulated time"
+set xlabel "simulated time"
+set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+unset multiplot
+set output
+set terminal svg dynamic size 1440,800 font "sans,10"
+set output "workers=1.svg"
+set multiplot layout 2,2 title "workers=1"
+set title "test accuracy"
+set xlabel "epoch"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set title "test accuracy against simulated time"
+set xlabel "simulated time"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set title "training loss"
+set xlabel "epoch"
+set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set title "training loss against simulated time"
+set xlabel "simulated time"
+set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+unset multiplot
+set output
