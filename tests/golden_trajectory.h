@@ -119,8 +119,9 @@ struct Hooks {
 };
 
 // Runs the README's asynchronous protocol: every worker is sent its parameters in order, then
-// each step's worker computes g = a⊙(x − b) + e_k at what it was sent, its message is applied at
-// the step's rate, and it is sent again. Compares received, gradient, sent, center (the server's
+// each step's worker computes g = a⊙(x − b) + e_k at what it was sent (or takes its local steps
+// from there, one per recorded noise vector), its message is applied at the step's rate, and it
+// is sent again. Compares received, gradient, sent, center (the server's
 // θ) and, when recorded, evaluated; then whatever hooks.after_step compares.
 inline Outcome run_async(const std::string& name, const std::string& algo,
                          const std::map<std::string, double>& overrides = {},
@@ -154,10 +155,24 @@ inline Outcome run_async(const std::string& name, const std::string& algo,
     const double lr = hooks.rate ? hooks.rate(step) : step.at("lr").get<double>();
     torch::Tensor& x = received[static_cast<size_t>(w)];
     compare(x, step, "received", k);
-    const torch::Tensor gradient = a * (x - b) + vec(step.at("noise"));
-    compare(gradient, step, "gradient", k);
-    const torch::Tensor message = worker_rules[static_cast<size_t>(w)]->message(gradient, x, lr);
+    AsyncWorkerRule& worker = *worker_rules[static_cast<size_t>(w)];
+    torch::Tensor message;
+    if (LocalRun* run = worker.local_run()) {
+      // Local steps: one gradient per recorded noise vector, at the run's point.
+      run->begin(x);
+      for (const auto& noise : step.at("local_noise")) {
+        torch::Tensor g = a * (run->point() - b) + vec(noise);
+        run->step(g, lr);
+      }
+      message = run->finish().clone();
+      compare(message, step, "delta", k);
+    } else {
+      const torch::Tensor gradient = a * (x - b) + vec(step.at("noise"));
+      compare(gradient, step, "gradient", k);
+      message = worker.message(gradient, x, lr);
+    }
     server->apply(w, message, lr);
+    if (LocalRun* run = worker.local_run()) run->commit();
     server->parameters_for(w, x);
     compare(x, step, "sent", k);
     if (hooks.compare_center) compare(server->center(), step, "center", k);

@@ -107,45 +107,7 @@ TEST(Golden, SlowMo) {
 // convention matters), its pseudo-gradient goes through the outer rule, and it is sent θ.
 TEST(Golden, AsyncLocalDelayedNesterov) {
   for (const char* variant : {"constant-c0.0", "constant-c0.2", "schedule-c0.0", "schedule-c0.2"}) {
-    const std::string name = std::string("async-local-dn-") + variant;
-    const nlohmann::json file = golden::load(name);
-    const AsyncAlgorithm& algorithm = find_async_algorithm("async-local-dn");
-    AsyncOptions options;
-    options.momentum = 0.0;
-    for (const char* key : {"outer.lr", "outer.momentum", "dn.period", "dn.c", "local.steps"}) {
-      options.values.set(key, file.at("options").at(key).get<double>());
-    }
-    options = with_defaults(algorithm, options);
-    const torch::Tensor a = golden::vec(file.at("a")), b = golden::vec(file.at("b")),
-                        x0 = golden::vec(file.at("x0"));
-    const int64_t workers = file.at("workers").get<int64_t>();
-    auto server = algorithm.make_server(options, x0, workers);
-    std::vector<std::unique_ptr<AsyncWorkerRule>> worker_rules;
-    std::vector<torch::Tensor> sent;
-    for (int64_t i = 0; i < workers; ++i) {
-      worker_rules.push_back(algorithm.make_worker(options, i, x0));
-      sent.push_back(torch::empty_like(x0));
-      server->parameters_for(i, sent.back());
-    }
-    const auto& steps = file.at("steps");
-    for (size_t k = 0; k < steps.size(); ++k) {
-      const nlohmann::json& step = steps[k];
-      const auto w = static_cast<size_t>(step.at("worker").get<int64_t>());
-      const double lr = step.at("lr").get<double>();
-      golden::expect_step(sent[w], step, "received", k, name);
-      LocalRun& run = *worker_rules[w]->local_run();
-      run.begin(sent[w]);
-      for (const auto& noise : step.at("local_noise")) {
-        torch::Tensor g = a * (run.point() - b) + golden::vec(noise);
-        run.step(g, lr);
-      }
-      const torch::Tensor delta = run.finish().clone();
-      golden::expect_step(delta, step, "delta", k, name);
-      server->apply(static_cast<int64_t>(w), delta, lr);
-      run.commit();
-      server->parameters_for(static_cast<int64_t>(w), sent[w]);
-      golden::expect_step(sent[w], step, "sent", k, name);
-    }
+    run_async(std::string("async-local-dn-") + variant, "async-local-dn");
   }
 }
 
