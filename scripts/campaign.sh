@@ -86,7 +86,11 @@ fi
 cp build/dsgd "$root/bin/dsgd.new" && mv "$root/bin/dsgd.new" "$root/bin/dsgd"
 
 # The sweep and its watcher, as one process group (--stop signals both).
+# setsid gives the campaign a scheduling group of its own (Linux autogroups), and `nice` only ranks
+# processes within a group: the group itself is niced, from inside it (written from outside, the
+# write can land before setsid has run and nice the caller's group instead).
 setsid bash -c '
+  echo 19 >/proc/self/autogroup 2>/dev/null || true
   repo=$1; spec=$2; out=$3; kept=$4; bin=$5; shift 5
   cd "$repo"
   keep_finished() {
@@ -112,7 +116,4 @@ setsid bash -c '
   keep_finished
 ' campaign "$repo" "$spec" "$out" "$kept" "$root/bin/dsgd" "$@" >>"$out/campaign.log" 2>&1 &
 echo $! >"$pidfile"
-# setsid gave the campaign a scheduling group of its own (Linux autogroups), and `nice` only ranks
-# processes within a group: without this the campaign takes a full share from a build in the shell.
-echo 19 >"/proc/$!/autogroup" 2>/dev/null || true
 echo "campaign $name: started (pid $!), folder $out; scripts/campaign.sh $spec --status"
