@@ -1306,6 +1306,13 @@ TEST(AsyncRulesState, WorkerState) {
       // v_i is checkpointed; it and the message buffer are the worker's cost.
       EXPECT_EQ(named_bytes(worker->state()), 4 * p);
       EXPECT_EQ(worker->state_bytes(), 2 * 4 * p);
+    } else if (algorithm.name == "easgd-local" || algorithm.name == "eamsgd-local") {
+      // The held gradient, its rate (a double) and, with momentum, the velocity are checkpointed;
+      // the run's variable, its running copies, the gradient point (momentum) and a gradient's
+      // copy are scratch.
+      const bool momentum = algorithm.name == "eamsgd-local";
+      EXPECT_EQ(named_bytes(worker->state()), (momentum ? 8 : 4) * p + 8) << algorithm.name;
+      EXPECT_EQ(worker->state_bytes(), (momentum ? 7 : 4) * 4 * p + 8) << algorithm.name;
     } else if (worker->local_run() != nullptr) {
       // Local steps: the local velocity is checkpointed; the run's start (then Δ), its point,
       // its running velocity and a gradient's copy are scratch.
@@ -1526,10 +1533,12 @@ TEST(AsyncRulesRegistry, NamesInListOrder) {
     EXPECT_FALSE(algorithm.description.empty()) << algorithm.name;
     EXPECT_EQ(&find_async_algorithm(algorithm.name), &algorithm);
   }
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       "asgd", "asgd-m", "nag-asgd", "multi-asgd", "dana-zero", "dana-slim",
-                       "dc-asgd", "dana-dc", "asgd-da", "ga-asgd", "dana-ga", "yellowfin", "easgd",
-                       "eamsgd", "dana-easgd", "async-local-sgd", "async-local-dn", "dana-local"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "asgd",        "asgd-m",       "nag-asgd",        "multi-asgd",     "dana-zero",
+                "dana-slim",   "dc-asgd",      "dana-dc",         "asgd-da",        "ga-asgd",
+                "dana-ga",     "yellowfin",    "easgd",           "eamsgd",         "dana-easgd",
+                "easgd-local", "eamsgd-local", "async-local-sgd", "async-local-dn", "dana-local"}));
 }
 
 TEST(AsyncRulesRegistry, UnknownNameSuggestsTheClosest) {

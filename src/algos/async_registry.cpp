@@ -28,6 +28,8 @@ const std::vector<AsyncAlgorithm>& async_algorithms() {
       easgd_algorithm(),
       eamsgd_algorithm(),
       dana_easgd_algorithm(),
+      easgd_local_algorithm(),
+      eamsgd_local_algorithm(),
       async_local_sgd_algorithm(),
       async_local_dn_algorithm(),
       dana_local_algorithm(),

@@ -76,6 +76,8 @@ inline int64_t bytes_of(const torch::Tensor& t) {
 //                    DANA authors' simulator, MXNet's DCASGD): at the server's θ when the message
 //                    is applied (d = g + λθ).
 std::vector<OptionSpec> convention_options();
+// easgd.beta, the key of every elastic-averaging rule (easgd.cpp, easgd_local.cpp).
+OptionSpec elastic_beta_option();
 // The keys of `first` then those of `second`: a rule declaring two families of keys.
 inline std::vector<OptionSpec> joined_options(std::vector<OptionSpec> first,
                                               const std::vector<OptionSpec>& second) {

@@ -14,7 +14,8 @@
 // The server keeps every x^i (and v^i), sends worker i the point of its next gradient and applies
 // the whole step when the gradient arrives, so the exchange meets the centre as it is when the
 // message lands. The iterates are the paper's exactly; the traffic is not: every gradient travels,
-// where the paper's worker keeps x^i and talks to the server every τ steps (docs/design.md).
+// where the paper's worker keeps x^i and talks to the server every τ steps. That protocol is
+// easgd-local and eamsgd-local (easgd_local.cpp), equal to these at τ = 1.
 // The gap the server reports (gap_rms) is the centre's distance from the worker's point.
 //
 // The exchange is symmetric, so at α = 1 it swaps x^i and x̃: with one worker, τ = 1 and β = 1
@@ -142,30 +143,39 @@ class ElasticServer : public ThetaServer {
 };
 
 std::vector<OptionSpec> elastic_options() {
+  return {elastic_beta_option(),
+          integer_option("easgd.tau", 4,
+                         "local steps of each elastic-averaging worker between its "
+                         "exchanges with the centre (the paper studies 1 to 64)")};
+}
+
+}  // namespace
+
+namespace async_internal {
+OptionSpec elastic_beta_option() {
   OptionSpec beta = number_option(
       "easgd.beta", 0.9,
       "elastic averaging's β: each exchange moves worker and centre by α = β/N of their "
       "difference (Zhang et al. use 0.9)",
       0.0, 1.0);
   beta.high_closed = true;
-  return {beta, integer_option("easgd.tau", 4,
-                               "local steps of each elastic-averaging worker between its "
-                               "exchanges with the centre (the paper studies 1 to 64)")};
+  return beta;
 }
-
-}  // namespace
+}  // namespace async_internal
 
 AsyncAlgorithm easgd_algorithm() {
   return gradient_algorithm<ElasticServer<Elastic::kEasgd>>(
       "easgd",
-      "asynchronous EASGD: worker runs pulled every easgd.tau steps toward a centre they pull "
-      "back (Zhang et al. 2015); momentum is not read",
+      "EASGD's iterates with every worker's run kept on the server: each gradient travels "
+      "(easgd-local is the published protocol); momentum is not read",
       elastic_options());
 }
 
 AsyncAlgorithm eamsgd_algorithm() {
   return gradient_algorithm<ElasticServer<Elastic::kEamsgd>>(
-      "eamsgd", "EAMSGD: EASGD whose workers take Nesterov momentum steps (Zhang et al. 2015)",
+      "eamsgd",
+      "EAMSGD's iterates with every worker's run kept on the server (eamsgd-local is the "
+      "published protocol)",
       elastic_options());
 }
 

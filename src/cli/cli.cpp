@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -31,8 +32,10 @@ void list(const std::string& what) {
   auto section = [](const std::string& title) { std::cout << title << ":\n"; };
   if (what.empty() || what == "algorithms") {
     section("algorithms (algo = ...)");
+    size_t width = 0;  // the longest name's, so that the descriptions line up
+    for (const auto& a : algorithm_catalog()) width = std::max(width, a.name.size());
     for (const auto& a : algorithm_catalog()) {
-      std::cout << fmt::format("  {:<12} {}\n", a.name, a.description);
+      std::cout << fmt::format("  {:<{}} {}\n", a.name, width, a.description);
     }
   }
   if (what.empty() || what == "models") {
