@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "core/errors.h"
 #include "engine/async_server.h"
 #include "engine/async_telemetry.h"
+#include "engine/trace.h"
 
 namespace {
 
@@ -376,6 +378,78 @@ TEST(AsyncSim, LocalStepsCountSamplesAndReplicasChangeNothing) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// Elastic averaging with every run kept on the server exchanges at each minibatch; as published,
+// every τ minibatches: the same epoch carries τ times fewer exchanges and bytes (one message up and
+// one set of parameters down each, in summary.json and every metrics row).
+TEST(AsyncSim, PublishedElasticAveragingExchangesEveryTauSteps) {
+  const std::string job = "run " + kSmall + "--set workers=4 --set eval_every=0.5 ";
+  fs::path server_side = fresh_dir("easgd_server"), published = fresh_dir("easgd_published");
+  run_ok(job + "--set algo=easgd --set easgd.tau=4", server_side);
+  run_ok(job + "--set algo=easgd-local --set local.steps=4", published);
+  auto traffic = [](const fs::path& run) {
+    return nlohmann::json::parse(read_file(run / "summary.json"))["traffic"];
+  };
+  const auto every_step = traffic(server_side), every_tau = traffic(published);
+  EXPECT_EQ(every_step["exchanges"], 256);
+  EXPECT_EQ(every_tau["exchanges"], 64);
+  const double parameters =
+      nlohmann::json::parse(read_file(published / "summary.json"))["parameters"].get<double>();
+  EXPECT_EQ(every_tau["global_bytes"].get<double>(), 64 * 2 * 4 * parameters);
+  EXPECT_EQ(every_step["global_bytes"].get<double>(), 4 * every_tau["global_bytes"].get<double>());
+  auto rows = read_csv(published / "metrics.csv");
+  const auto& header = rows[0];
+  const size_t column = std::find(header.begin(), header.end(), "global_bytes") - header.begin();
+  ASSERT_LT(column, header.size());
+  EXPECT_EQ(std::stod(rows[1][column]), 32 * 2 * 4 * parameters) << "half-way, cumulative";
+  for (const auto& p : {server_side, published}) fs::remove_all(p);
+}
+
+// Dynamic Local Updates: H_i = ⌊v_i / max v · H⌋. At speeds 0.4, 1, 1.6, 0.8 and H = 8 the runs are
+// 2, 5, 8 and 4 minibatches, each about 5 minibatch-times of the fastest: the workers exchange
+// about equally often, where with H = 8 for all the fastest exchanges 4 times as often as the
+// slowest. An epoch is its samples over the mean run (4.75 minibatches), and the samples the
+// run consumed (summary.json) are Σ H_i over the recorded order.
+TEST(AsyncSim, DynamicLocalUpdatesSizeRunsBySpeed) {
+  const std::string speeds =
+      "--set algo=async-local-dn --set workers=4 --set local.steps=8 "
+      "--set timing.speeds=[0.4,1.0,1.6,0.8] ";
+  const dsgd::RunConfig config =
+      dsgd::parse_config("", {"algo=async-local-dn", "workers=4", "local.steps=8",
+                              "timing.speeds=[0.4,1.0,1.6,0.8]", "local.dylu=true"});
+  const std::vector<int64_t> runs = {2, 5, 8, 4};
+  EXPECT_EQ(dsgd::local_steps_per_worker(config), runs);
+  EXPECT_DOUBLE_EQ(dsgd::mean_local_steps(config), 4.75);
+
+  fs::path dylu = fresh_dir("dylu"), fixed = fresh_dir("dylu_off"), trace = fresh_dir("dylu_trace");
+  auto exchanges_per_worker = [&](const fs::path& run, bool dynamic) {
+    run_ok("run " + kSmall + kFreeLink + speeds + "--set local.dylu=" +
+               (dynamic ? "true" : "false") + " --set timing.record_trace=" + trace.string(),
+           run);
+    const dsgd::ArrivalTrace order = dsgd::read_trace(trace.string());
+    std::vector<double> counts(4, 0.0);
+    double samples = 0.0;
+    for (int64_t w : order.order) {
+      counts[static_cast<size_t>(w)] += 1.0;
+      samples += 16.0 * static_cast<double>(dynamic ? runs[static_cast<size_t>(w)] : 8);
+    }
+    auto summary = nlohmann::json::parse(read_file(run / "summary.json"));
+    EXPECT_EQ(summary["traffic"]["samples"].get<double>(), samples);
+    EXPECT_EQ(summary["updates"].get<double>(), static_cast<double>(order.order.size()));
+    return counts;
+  };
+  const std::vector<double> even = exchanges_per_worker(dylu, true);
+  const std::vector<double> uneven = exchanges_per_worker(fixed, false);
+  auto spread = [](const std::vector<double>& c) {
+    return *std::max_element(c.begin(), c.end()) / *std::min_element(c.begin(), c.end());
+  };
+  EXPECT_LT(spread(even), 1.3) << even[0] << " " << even[1] << " " << even[2] << " " << even[3];
+  EXPECT_GT(spread(uneven), 3.0);
+  // 4096 samples per epoch: 4096 / 76 = 53 exchanges (76 = 16 · 4.75), against 4096 / 128 = 32.
+  EXPECT_EQ(nlohmann::json::parse(read_file(dylu / "summary.json"))["updates"], 53);
+  EXPECT_EQ(nlohmann::json::parse(read_file(fixed / "summary.json"))["updates"], 32);
+  for (const auto& p : {dylu, fixed, trace}) fs::remove_all(p);
+}
+
 TEST(AsyncSim, BadSimulatorInputExitsTwo) {
   fs::path trace = fresh_dir("bad_trace");
   std::ofstream(trace) << "# dsgd arrival trace v1\nworkers 4\n0\n1\nseven\n";
@@ -442,6 +516,14 @@ TEST(Resume, LocalStepsContinueExactly) {
                         "--set momentum=0.5 --set outer.momentum=0.5 --set outer.nesterov=true "
                         "--set sim.replicas=2",
                         128);
+}
+// Elastic averaging as published: the held gradients, their rates and the velocities, and the
+// replies the server keeps for each worker.
+TEST(Resume, ElasticLocalContinuesExactly) {
+  expect_resume_matches(kSmall,
+                        "--set algo=eamsgd-local --set workers=3 --set local.steps=4 "
+                        "--set momentum=0.5 --set weight_decay=1e-3 --set sim.replicas=2",
+                        64);
 }
 TEST(Resume, DanaEasgdContinuesExactly) {
   expect_resume_matches(kSmall, "--set algo=dana-easgd --set workers=3 --set easgd.tau=3", 256);

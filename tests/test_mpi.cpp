@@ -168,18 +168,14 @@ TEST(Mpi, ShardedServerResumedAndReplayedIsTheSimulator) {
   for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
 }
 
-// Workers that take local steps (three each between exchanges, a local velocity of their own,
-// Delayed Nesterov on the server), stopped half-way and resumed on MPI: the simulator replaying
-// the recorded order reproduces θ, and an epoch is the same number of samples (256 minibatches
-// in 256 / 3 exchanges).
-TEST(Mpi, LocalStepsResumedAndReplayedAreTheSimulator) {
+// Workers that take local steps, stopped half-way and resumed on MPI: the simulator replaying the
+// recorded order reproduces θ, and an epoch is the same number of samples (256 minibatches in
+// 256 / H exchanges).
+void expect_local_steps_resumed_and_replayed(const std::string& algo_args, int64_t updates) {
   fs::path mpi = fresh_dir("mpi_local"), sim = fresh_dir("sim_local"),
            trace = fresh_dir("local_trace");
   // A constant rate: a schedule over `epochs` would change when the resume lengthens the run.
-  const std::string job = kSmall +
-                          "--set algo=async-local-dn --set workers=3 --set local.steps=3 "
-                          "--set weight_decay=1e-3 "
-                          "--set momentum=0.5 --set outer.momentum=0.5 ";
+  const std::string job = kSmall + algo_args + " --set workers=3 --set weight_decay=1e-3 ";
   CliResult r =
       run_mpi(4, job + "--engine mpi --set epochs=0.5 --set timing.record_trace=" + trace.string() +
                      " --out " + mpi.string());
@@ -189,8 +185,25 @@ TEST(Mpi, LocalStepsResumedAndReplayedAreTheSimulator) {
   r = run_dsgd(job + "--set timing.trace=" + trace.string() + " --out " + sim.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   expect_same_theta(mpi, sim);
-  EXPECT_EQ(nlohmann::json::parse(read_file(mpi / "summary.json"))["updates"], 85);
+  EXPECT_EQ(nlohmann::json::parse(read_file(mpi / "summary.json"))["updates"], updates);
   for (const auto& p : {mpi, sim, trace}) fs::remove_all(p);
+}
+
+// Delayed Nesterov on the server; workers with a local velocity of their own and Dynamic Local
+// Updates: at speeds 0.5, 1, 1 and H = 3 they take 1, 3 and 3 steps per exchange, so an epoch is
+// 4096 / round(16 · 7/3) = 4096 / 37 = 110 exchanges.
+TEST(Mpi, LocalStepsResumedAndReplayedAreTheSimulator) {
+  expect_local_steps_resumed_and_replayed(
+      "--set algo=async-local-dn --set local.steps=3 --set momentum=0.5 --set outer.momentum=0.5 "
+      "--set local.dylu=true --set timing.speeds=[0.5,1,1]",
+      110);
+}
+
+// Elastic averaging as published: the workers' held gradients and velocities, and the replies
+// the server keeps (resent to every worker on resume).
+TEST(Mpi, ElasticLocalResumedAndReplayedIsTheSimulator) {
+  expect_local_steps_resumed_and_replayed(
+      "--set algo=eamsgd-local --set local.steps=4 --set momentum=0.5", 64);
 }
 
 // Every learner's final parameters in two runs' checkpoints agree to `tolerance` (relative).

@@ -24,6 +24,10 @@
 //                    With H = 1, no local momentum, α = 1 and β = the run's γ it is dana-zero
 //                    (tested to rounding: Δ is a difference of parameters).
 //
+// With local.dylu (Dynamic Local Updates, the paper's Section 3.2) worker i takes
+// H_i = max(1, ⌊v_i / max_j v_j · H⌋) steps, v the worker speeds the config declares; the engines
+// size the runs (engine/async_server.h, local_steps_per_worker), the rules are unchanged.
+//
 // The outer rate α is constant, so both rate conventions (lr_in_velocity) give the same outer
 // steps; the local steps follow the run's convention. Weight decay is taken in the local steps
 // only. The paper's workers use AdamW; here they use dsgd's SGD (algos/local_sgd.h).
@@ -107,7 +111,11 @@ class LocalSgdWorker : public AsyncWorkerRule, public LocalRun {
 std::vector<OptionSpec> local_keys(double outer_lr, double outer_momentum, bool with_nesterov,
                                    std::vector<OptionSpec> own) {
   std::vector<OptionSpec> keys = {
-      integer_option("local.steps", 4, "H local SGD steps of a worker between two exchanges")};
+      integer_option("local.steps", 4, "H local SGD steps of a worker between two exchanges"),
+      boolean_option("local.dylu", false,
+                     "Dynamic Local Updates: worker i takes floor(v_i / max v * H) steps, v the "
+                     "declared speeds (timing.speeds, timing.spread), so that exchanges take "
+                     "about equally long (Liu et al. 2024)")};
   OptionSpec lr = number_option("outer.lr", outer_lr,
                                 "outer learning rate alpha applied to each pseudo-gradient", 0.0);
   lr.low_open = true;

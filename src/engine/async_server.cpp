@@ -3,7 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
 #include "core/errors.h"
+#include "engine/sim/timing.h"
 
 namespace dsgd {
 
@@ -19,6 +24,38 @@ AsyncOptions async_options(const RunConfig& c) {
 
 int64_t local_steps(const RunConfig& c) {
   return c.algo_options.has("local.steps") ? c.algo_options.integer("local.steps") : 1;
+}
+
+std::vector<int64_t> local_steps_per_worker(const RunConfig& c) {
+  const int64_t h = local_steps(c);
+  std::vector<int64_t> steps(static_cast<size_t>(c.workers), h);
+  if (!c.algo_options.has("local.dylu") || !c.algo_options.flag("local.dylu")) return steps;
+  const std::vector<double> speeds = worker_speeds(c, c.workers);
+  const double fastest = *std::max_element(speeds.begin(), speeds.end());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    // A hair above the quotient, so that 0.4 / 1.6 · 4 is 1 and not 0.999…
+    const double share = speeds[i] / fastest * static_cast<double>(h);
+    steps[i] = std::max<int64_t>(1, static_cast<int64_t>(std::floor(share + 1e-9)));
+  }
+  return steps;
+}
+
+double mean_local_steps(const RunConfig& c) {
+  const std::vector<int64_t> steps = local_steps_per_worker(c);
+  return static_cast<double>(std::accumulate(steps.begin(), steps.end(), int64_t{0})) /
+         static_cast<double>(steps.size());
+}
+
+std::map<std::string, double> exchange_traffic(const std::vector<int64_t>& order,
+                                               const std::vector<int64_t>& steps, int64_t batch,
+                                               int64_t params) {
+  const double exchanges = static_cast<double>(order.size());
+  const double bytes_each_way = static_cast<double>(params) * static_cast<double>(sizeof(float));
+  int64_t minibatches = 0;
+  for (int64_t worker : order) minibatches += steps[static_cast<size_t>(worker)];
+  return {{"exchanges", exchanges},
+          {"global_bytes", 2.0 * bytes_each_way * exchanges},
+          {"samples", static_cast<double>(minibatches * batch)}};
 }
 
 AsyncServer::AsyncServer(const AsyncAlgorithm& algorithm, const AsyncOptions& options,

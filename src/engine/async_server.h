@@ -30,6 +30,26 @@ AsyncOptions async_options(const RunConfig& config);
 // H, the minibatches a worker computes between two exchanges: the algorithm's local.steps, for
 // the rules whose workers take local steps (algos/async_rule.h, LocalRun), else 1.
 int64_t local_steps(const RunConfig& config);
+// H_i for each worker: H, or with Dynamic Local Updates (local.dylu, Liu et al. 2024) H in
+// proportion to the worker's speed, H_i = max(1, ⌊v_i / max_j v_j · H⌋), the speeds v those the
+// config declares (timing.speeds, or timing.spread's even spread), so that every worker's
+// exchange takes about the fastest one's time.
+std::vector<int64_t> local_steps_per_worker(const RunConfig& config);
+// The minibatches of the average exchange, the mean of H_i: an epoch's samples over it are the
+// epoch's exchanges. With every worker exchanging at about the same rate (DyLU's purpose) the
+// samples a run consumes are its epochs' to within the spread of the workers' exchange counts
+// (reported: `samples` under summary.json's traffic).
+double mean_local_steps(const RunConfig& config);
+
+// The traffic of an asynchronous run whose exchanges came from the workers in `order`, worker i
+// computing steps[i] minibatches of `batch` samples per exchange, for a model of `params`
+// parameters: `exchanges`; `global_bytes`, each exchange one message up and one set of
+// parameters down, float32 (the loss and signal an MPI worker adds are left out), the synchronous
+// engines' column for their global traffic (docs/design.md); and `samples`, the minibatches'
+// samples. Cumulative.
+std::map<std::string, double> exchange_traffic(const std::vector<int64_t>& order,
+                                               const std::vector<int64_t>& steps, int64_t batch,
+                                               int64_t params);
 
 class AsyncServer {
  public:

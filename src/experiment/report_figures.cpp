@@ -123,6 +123,15 @@ std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
     for (const auto* c : part) panel.curves.push_back(staleness_curve(*c, name(*c)));
     panels.push_back(std::move(panel));
   }
+  // What reaching an accuracy cost in communication: the asynchronous runs' exchanges and the
+  // synchronous runs' global reductions, in bytes moved (docs/design.md).
+  if (any_metric(part, "global_bytes")) {
+    Panel panel{"test accuracy against bytes moved", "bytes moved", "test accuracy", false, {}};
+    for (const auto* c : part) {
+      panel.curves.push_back(seed_curve(*c, name(*c), "global_bytes", "test_acc"));
+    }
+    panels.push_back(std::move(panel));
+  }
   if (any_metric(part, "learner_spread")) {
     Panel panel{
         "learner spread before the last average of each period", "epoch", "spread", true, {}};

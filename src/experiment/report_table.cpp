@@ -200,6 +200,7 @@ std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
           std::tuple{"local MB", "local_bytes", true},
           std::tuple{"global reductions", "global_reductions", false},
           std::tuple{"local reductions", "local_reductions", false},
+          std::tuple{"exchanges", "exchanges", false},
           std::tuple{"compute time", "compute_time", false},
           std::tuple{"comm time", "comm_time", false}}) {
       const std::string name = key;

@@ -23,12 +23,15 @@ struct FamilyEntry {
   std::function<std::unique_ptr<Engine>(Session&, MpiWorld&)> build_mpi;  // empty: none
   int64_t (*ranks)(const RunConfig&);
   const char* ranks_are;
-  int64_t (*minibatches_per_update)(const RunConfig&);
+  // The mean over updates: with DyLU workers' exchanges differ in size (async_server.h).
+  double (*minibatches_per_update)(const RunConfig&);
   int64_t (*simulated_gradients)(const RunConfig&);  // computed at once in the simulator
   bool shared_batchnorm;  // simulated workers train one model's BatchNorm statistics
 };
 
 int64_t one(const RunConfig&) { return 1; }
+double one_minibatch(const RunConfig&) { return 1.0; }
+double one_per_learner(const RunConfig& c) { return static_cast<double>(c.workers); }
 int64_t workers(const RunConfig& c) { return c.workers; }
 int64_t workers_and_servers(const RunConfig& c) { return c.workers + c.servers; }
 
@@ -39,18 +42,18 @@ const std::vector<FamilyEntry>& family_table() {
        {},
        one,
        "one",
-       one,
+       one_minibatch,
        one,
        false},
       // An asynchronous update applies one worker's message: one minibatch's gradient, or H
       // local steps' pseudo-gradient; N workers compute at once.
       {AlgorithmFamily::kAsync, [](Session& s) { return make_async_simulator(s); },
        [](Session& s, MpiWorld& w) { return make_mpi_async_engine(s, w); }, workers_and_servers,
-       "one per worker and per server shard", local_steps, workers, true},
+       "one per worker and per server shard", mean_local_steps, workers, true},
       // A synchronous round takes one minibatch per learner.
       {AlgorithmFamily::kSync, [](Session& s) { return make_sync_simulator(s); },
        [](Session& s, MpiWorld& w) { return make_mpi_sync_engine(s, w); }, workers,
-       "one per learner", workers, workers, false},
+       "one per learner", one_per_learner, workers, false},
   };
   return table;
 }
@@ -95,7 +98,8 @@ RunPlan plan_run(const RunConfig& config) {
   }
   plan.ranks = plan.mpi ? entry.ranks(config) : 1;
   plan.ranks_are = entry.ranks_are;
-  plan.shape.samples_per_update = config.batch_size * entry.minibatches_per_update(config);
+  plan.shape.samples_per_update =
+      std::llround(static_cast<double>(config.batch_size) * entry.minibatches_per_update(config));
   plan.shape.compute_jobs = plan.mpi ? 1 : entry.simulated_gradients(config);
   plan.shape.shared_batchnorm = !plan.mpi && entry.shared_batchnorm;
   plan.build_simulator = entry.build_simulator;

@@ -23,7 +23,8 @@ struct EngineReport {
   std::optional<int64_t> worker_rule_bytes;  // async simulator: every worker rule's state
   std::optional<int64_t> servers;            // async MPI: server shards
   std::optional<std::vector<int64_t>> staleness_histogram;  // async: count per staleness
-  std::optional<std::map<std::string, double>> traffic;     // sync: reductions, bytes, times
+  std::optional<std::map<std::string, double>>
+      traffic;  // sync: reductions, bytes, times; async: exchanges, bytes
 };
 
 class Training {

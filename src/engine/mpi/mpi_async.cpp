@@ -28,7 +28,7 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
   const AsyncAlgorithm& algorithm = find_async_algorithm(c.algo);
   check_server_shards(algorithm, shards_);
   AsyncOptions options = async_options(c);
-  steps_ = local_steps(c);
+  steps_ = local_steps_per_worker(c);
   torch::Tensor theta0 = training_.model().params().detach().clone();
   if (shards_ > theta0.numel()) {
     throw ConfigError(

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "engine/engine.h"
 #include "engine/mpi/mpi_world.h"
@@ -52,7 +53,7 @@ class MpiAsyncEngine : public Engine {
   std::unique_ptr<Worker> worker_;
   GradientSource gradient_source_;
   int64_t shards_ = 1;
-  int64_t steps_ = 1;  // H: minibatches a worker computes per exchange (local.steps)
+  std::vector<int64_t> steps_;  // H_i: worker i's minibatches per exchange (local.steps)
 };
 
 }  // namespace dsgd

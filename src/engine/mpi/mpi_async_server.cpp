@@ -208,6 +208,9 @@ void MpiAsyncEngine::run_server() {
       }
       row["gap_rms"] = std::sqrt(square / static_cast<double>(s.params));
     }
+    training_.report().traffic =
+        exchange_traffic(server.recorded().order, steps_, training_.config().batch_size, s.params);
+    row.insert(training_.report().traffic->begin(), training_.report().traffic->end());
     return row;
   };
 
@@ -239,6 +242,8 @@ void MpiAsyncEngine::run_server() {
   for (int64_t w = 0; w < s.workers(); ++w) send_empty(s.worker_rank(w), kStop, comm);
   if (interrupted) std::rethrow_exception(interrupted);
   training_.report().staleness_histogram = server.telemetry().histogram();
+  training_.report().traffic =
+      exchange_traffic(server.recorded().order, steps_, training_.config().batch_size, s.params);
   if (!training_.config().timing_record_trace.empty()) {
     write_trace(training_.config().timing_record_trace, server.recorded());
   }

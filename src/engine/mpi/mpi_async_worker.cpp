@@ -75,10 +75,11 @@ void MpiAsyncEngine::run_worker() {
     // One minibatch's gradient at the parameters received, or H local steps from them.
     LocalRun* run = w.rule->local_run();
     const int64_t first = w.next_batch;
-    torch::Tensor loss = run ? run_local_steps(*run, params, lr, steps_, params, model.grads(),
+    const int64_t steps = steps_[static_cast<size_t>(w.index)];
+    torch::Tensor loss = run ? run_local_steps(*run, params, lr, steps, params, model.grads(),
                                                [&](int64_t h) { return gradient(first + h); })
                              : gradient(first);
-    w.next_batch += run ? steps_ : 1;
+    w.next_batch += run ? steps : 1;
     torch::Tensor message =
         (run ? run->finish() : w.rule->message(model.grads(), params, lr)).contiguous();
     loss_and_signal[0] = loss.item<float>();

@@ -44,7 +44,7 @@ struct AsyncSimulator::State {
   std::unique_ptr<AsyncServer> server;
   std::vector<std::unique_ptr<AsyncWorkerRule>> worker_rules;
   std::vector<WorkerStream> streams;
-  int64_t steps = 1;                // H: minibatches per exchange (local.steps)
+  std::vector<int64_t> steps;       // H_i: worker i's minibatches per exchange (local.steps)
   std::vector<int64_t> next_batch;  // k_i
   std::vector<double> finish_time;
   std::vector<int64_t> event_sequence;  // the sequence number of worker i's pending event
@@ -86,7 +86,7 @@ AsyncSimulator::Simulator(Training& training)
     s.worker_rules.push_back(algorithm.make_worker(options, i, theta0));
     s.streams.push_back(training_.make_stream(i));
   }
-  s.steps = local_steps(config);
+  s.steps = local_steps_per_worker(config);
   s.timing = std::make_unique<TimingModel>(config, s.workers);
   if (!config.timing_trace.empty()) {
     s.replay = read_trace(config.timing_trace, s.workers, training_.total_updates());
@@ -182,7 +182,7 @@ void AsyncSimulator::run() {
     if (LocalRun* run = s.worker_rules[w]->local_run()) {
       const double lr = server.lr_of(worker);
       s.pool->submit(worker, [state, run, worker, w, k, device, lr](ModelReplica& replica) {
-        return run_local_steps(*run, state->server->sent(worker), lr, state->steps,
+        return run_local_steps(*run, state->server->sent(worker), lr, state->steps[w],
                                replica.flat->params(), replica.flat->grads(), [&](int64_t h) {
                                  return replica.compute_gradient(state->streams[w].batch(k + h),
                                                                  device);
@@ -201,7 +201,8 @@ void AsyncSimulator::run() {
   auto compute_time = [&](int64_t worker) {
     const int64_t k = s.next_batch[static_cast<size_t>(worker)];
     double time = 0.0;
-    for (int64_t h = 0; h < s.steps; ++h) time += s.timing->duration(worker, k + h);
+    const int64_t steps = s.steps[static_cast<size_t>(worker)];
+    for (int64_t h = 0; h < steps; ++h) time += s.timing->duration(worker, k + h);
     return time;
   };
 
@@ -227,10 +228,17 @@ void AsyncSimulator::run() {
     for (int64_t i = 0; i < s.workers; ++i) compute_ahead(i);
   }
 
+  auto traffic = [&, params = model.params().numel()] {
+    return exchange_traffic(server.recorded().order, s.steps, training_.config().batch_size,
+                            params);
+  };
   auto telemetry = [&]() {
-    // Kept current at every evaluation so that a diverged run's summary has it too.
+    // Kept current at every evaluation so that a diverged run's summary has them too.
     training_.report().staleness_histogram = server.telemetry().histogram();
-    return server.end_period();
+    training_.report().traffic = traffic();
+    std::map<std::string, double> row = server.end_period();
+    row.merge(traffic());
+    return row;
   };
 
   // Pushes queue for the link in the order workers finish computing (events pop in that order),
@@ -266,14 +274,14 @@ void AsyncSimulator::run() {
       loss = s.pool->wait(worker);
     } else if (run) {
       loss = run_local_steps(
-          *run, received, server.lr_of(worker), s.steps, model.params(), model.grads(),
+          *run, received, server.lr_of(worker), s.steps[w], model.params(), model.grads(),
           [&](int64_t h) { return training_.compute_gradient(s.streams[w].batch(k + h)); });
     } else {
       model.params().copy_(received);
       torch::AutoGradMode enable_grad(true);
       loss = training_.compute_gradient(s.streams[w].batch(k));
     }
-    s.next_batch[w] += s.steps;
+    s.next_batch[w] += s.steps[w];
     torch::Tensor message = run ? run->finish()
                                 : rule.message(s.pool ? s.gradient_of[w] : model.grads(), received,
                                                server.lr_of(worker));
@@ -288,6 +296,7 @@ void AsyncSimulator::run() {
   }
 
   training_.report().staleness_histogram = server.telemetry().histogram();
+  training_.report().traffic = traffic();
   if (!training_.config().timing_record_trace.empty()) {
     write_trace(training_.config().timing_record_trace, server.recorded());
   }

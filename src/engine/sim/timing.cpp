@@ -51,17 +51,18 @@ TimingModel::TimingModel(const RunConfig& config, int64_t workers)
       batch_(static_cast<double>(config.batch_size)),
       straggler_prob_(config.timing_straggler_prob),
       straggler_factor_(config.timing_straggler_factor),
-      seed_(static_cast<uint64_t>(config.seed)) {
-  if (!config.timing_speeds.empty()) {
-    speeds_ = config.timing_speeds;
-  } else {
-    // Evenly spread over [1 - s, 1 + s]: worker 0 the slowest, the last the fastest.
-    for (int64_t i = 0; i < workers; ++i) {
-      double position =
-          workers == 1 ? 0.5 : static_cast<double>(i) / static_cast<double>(workers - 1);
-      speeds_.push_back(1.0 - config.timing_spread + 2.0 * config.timing_spread * position);
-    }
+      seed_(static_cast<uint64_t>(config.seed)),
+      speeds_(worker_speeds(config, workers)) {}
+
+std::vector<double> worker_speeds(const RunConfig& config, int64_t workers) {
+  if (!config.timing_speeds.empty()) return config.timing_speeds;
+  std::vector<double> speeds;
+  for (int64_t i = 0; i < workers; ++i) {
+    double position =
+        workers == 1 ? 0.5 : static_cast<double>(i) / static_cast<double>(workers - 1);
+    speeds.push_back(1.0 - config.timing_spread + 2.0 * config.timing_spread * position);
   }
+  return speeds;
 }
 
 double TimingModel::duration(int64_t worker, int64_t k) const {
