@@ -575,6 +575,22 @@ TEST(Augment, EveryOutputIsACropOfThePaddedImage) {
   EXPECT_GT(offsets.size(), 20u);  // offsets spread over the 81 possible
 }
 
+// The augmentation of a dataset on a GPU (two gathers on the device) is the byte loop's, element
+// for element: the same draws from the same seed, for bytes and floats, with and without padding,
+// on rectangular images. Run here on CPU tensors; on a GPU the same operations run there.
+TEST(Augment, GatherOnTheDeviceEqualsTheLoop) {
+  for (int64_t pad : {0, 1, 4}) {
+    SCOPED_TRACE("pad " + std::to_string(pad));
+    torch::Tensor bytes = random_images(64, 3, 8, 10, 6);
+    EXPECT_TRUE(torch::equal(augment_crop_flip_gather(bytes, pad, 9 + pad),
+                             augment_crop_flip(bytes, pad, 9 + pad)));
+    torch::Tensor floats = bytes.to(torch::kFloat).div_(255.0);
+    torch::Tensor gathered = augment_crop_flip_gather(floats, pad, 3);
+    EXPECT_TRUE(torch::equal(gathered, augment_crop_flip(floats, pad, 3)));
+    EXPECT_EQ(gathered.scalar_type(), torch::kFloat);
+  }
+}
+
 TEST(Normalize, MatchesFormulaOnHandValues) {
   // One image, 2 channels of 1x2 pixels.
   torch::Tensor images = torch::tensor({0, 255, 51, 102}, torch::kUInt8).view({1, 2, 1, 2});

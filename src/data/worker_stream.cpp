@@ -2,8 +2,10 @@
 // the crop and flip of a batch) is drawn from a generator seeded by mixing the run seed with the
 // worker id and the pass or batch number, and bounded draws are done by hand, so that a batch is
 // the same bytes on every machine and standard library, whatever order batches are asked for.
-// Augmentation runs on every training batch, so it is a byte loop over raw pointers and the
-// normalisation a single broadcast tensor expression.
+// Augmentation runs on every training batch, so on the CPU it is a byte loop over raw pointers
+// and the normalisation a single broadcast tensor expression. A dataset that lives on a GPU
+// (TrainingContext uploads it once) is batched, augmented and normalised there: the same draws,
+// made on the host (three numbers per image), applied by two gathers.
 #include "data/worker_stream.h"
 
 #include <algorithm>
@@ -89,6 +91,20 @@ Normalization channel_normalization(const torch::Tensor& images) {
   return norm;
 }
 
+// One image's crop offsets in [−pad, pad] and flip, in the order both augmentations draw them.
+struct CropDraw {
+  int64_t dy, dx;
+  bool flip;
+};
+CropDraw draw_crop(std::mt19937_64& rng, int64_t pad) {
+  const uint64_t offsets = static_cast<uint64_t>(2 * pad + 1);
+  CropDraw draw{};
+  draw.dy = static_cast<int64_t>(uniform_below(rng, offsets)) - pad;
+  draw.dx = static_cast<int64_t>(uniform_below(rng, offsets)) - pad;
+  draw.flip = (rng() >> 63) != 0;
+  return draw;
+}
+
 torch::Tensor normalize_images(const torch::Tensor& images_u8, const Normalization& norm) {
   check_images(images_u8, "normalize_images");
   const int64_t channels = images_u8.size(1);
@@ -108,6 +124,10 @@ torch::Tensor normalize_images(const torch::Tensor& images_u8, const Normalizati
   auto options = torch::TensorOptions().dtype(torch::kFloat32);
   torch::Tensor scale_t = torch::from_blob(scale.data(), {1, channels, 1, 1}, options);
   torch::Tensor shift_t = torch::from_blob(shift.data(), {1, channels, 1, 1}, options);
+  if (!images_u8.is_cpu()) {
+    scale_t = scale_t.to(images_u8.device());
+    shift_t = shift_t.to(images_u8.device());
+  }
   return images_u8.to(torch::kFloat32).contiguous().mul_(scale_t).sub_(shift_t);
 }
 
@@ -121,12 +141,9 @@ torch::Tensor crop_flip(const torch::Tensor& images, int64_t pad, uint64_t seed)
   const int64_t plane = height * width;
 
   std::mt19937_64 rng(seed);
-  const uint64_t offsets = static_cast<uint64_t>(2 * pad + 1);
   for (int64_t b = 0; b < batch; ++b) {
     // Output pixel (y, x) of the crop is input pixel (y + dy, x + dx), zero outside the image.
-    const int64_t dy = static_cast<int64_t>(uniform_below(rng, offsets)) - pad;
-    const int64_t dx = static_cast<int64_t>(uniform_below(rng, offsets)) - pad;
-    const bool flip = (rng() >> 63) != 0;
+    const auto [dy, dx, flip] = draw_crop(rng, pad);
     // Crop columns [x0, x1) come from inside the image; the rest is padding.
     const int64_t x0 = std::min(width, std::max<int64_t>(0, -dx));
     const int64_t x1 = std::max(x0, std::min(width, width - dx));
@@ -160,8 +177,46 @@ torch::Tensor crop_flip(const torch::Tensor& images, int64_t pad, uint64_t seed)
 torch::Tensor augment_crop_flip(const torch::Tensor& images, int64_t pad, uint64_t seed) {
   check_images(images, "augment_crop_flip");
   if (pad < 0) throw Error("augment_crop_flip: pad must be >= 0, got " + std::to_string(pad));
+  if (!images.is_cpu()) return augment_crop_flip_gather(images, pad, seed);
   return images.scalar_type() == torch::kUInt8 ? crop_flip<uint8_t>(images, pad, seed)
                                                : crop_flip<float>(images, pad, seed);
+}
+
+torch::Tensor augment_crop_flip_gather(const torch::Tensor& images, int64_t pad, uint64_t seed) {
+  check_images(images, "augment_crop_flip_gather");
+  if (pad < 0) {
+    throw Error("augment_crop_flip_gather: pad must be >= 0, got " + std::to_string(pad));
+  }
+  const int64_t batch = images.size(0), channels = images.size(1), height = images.size(2),
+                width = images.size(3);
+  // The draws, on the host: row and column offsets into the padded image, and the flips.
+  std::vector<int64_t> rows_from(static_cast<size_t>(batch)), cols_from(rows_from.size());
+  std::vector<uint8_t> flips(rows_from.size());
+  std::mt19937_64 rng(seed);
+  for (size_t b = 0; b < rows_from.size(); ++b) {
+    const CropDraw draw = draw_crop(rng, pad);
+    rows_from[b] = draw.dy + pad;
+    cols_from[b] = draw.dx + pad;
+    flips[b] = draw.flip ? 1 : 0;
+  }
+  const auto longs = torch::TensorOptions().dtype(torch::kInt64);
+  torch::Tensor dy = torch::from_blob(rows_from.data(), {batch, 1}, longs).to(images.device());
+  torch::Tensor dx = torch::from_blob(cols_from.data(), {batch, 1}, longs).to(images.device());
+  torch::Tensor flip = torch::from_blob(flips.data(), {batch, 1}, torch::kUInt8)
+                           .to(images.device())
+                           .to(torch::kBool);
+  // Output row y is padded row y + dy + pad; output column x is padded column x + dx + pad, or,
+  // flipped, the crop's column width − 1 − x.
+  const auto on_device = longs.device(images.device());
+  torch::Tensor rows = dy + torch::arange(height, on_device).unsqueeze(0);  // [B, H]
+  torch::Tensor cols = dx + torch::arange(width, on_device).unsqueeze(0);   // [B, W]
+  cols = torch::where(flip, cols.flip({1}), cols);
+  const int64_t padded_width = width + 2 * pad;
+  torch::Tensor padded = torch::constant_pad_nd(images, {pad, pad, pad, pad}, 0);
+  torch::Tensor cropped_rows = padded.gather(
+      2, rows.view({batch, 1, height, 1}).expand({batch, channels, height, padded_width}));
+  return cropped_rows.gather(
+      3, cols.view({batch, 1, 1, width}).expand({batch, channels, height, width}));
 }
 
 WorkerStream::WorkerStream(const Dataset& data, Normalization norm, bool augment,
@@ -212,6 +267,8 @@ Batch WorkerStream::batch(int64_t k) {
   const int64_t pass = k / batches_per_pass_;
   const int64_t position = k % batches_per_pass_;
   torch::Tensor indices = permutation_for_pass(pass).narrow(0, position * batch_size_, batch_size_);
+  // A dataset on a GPU is batched there: only the batch's indices travel.
+  if (!data_.images.is_cpu()) indices = indices.to(data_.images.device());
   torch::Tensor images = data_.images.index_select(0, indices);
   if (augment_) {
     images = augment_crop_flip(

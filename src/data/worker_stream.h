@@ -50,7 +50,12 @@ class WorkerStream {
 // Pads each image by `pad` zero bytes, crops a random HxW window and flips it horizontally with
 // probability 1/2, drawing from a generator seeded by `seed`. images: uint8 or float32
 // [B, C, H, W] (padding is 0 before normalisation in both).
+// Images on a GPU go through augment_crop_flip_gather.
 torch::Tensor augment_crop_flip(const torch::Tensor& images_u8, int64_t pad, uint64_t seed);
+// The same crop and flip, element for element, as tensor operations on the images' device (the
+// draws made on the host, the pixels moved by two gathers): the augmentation of a dataset that
+// lives on a GPU.
+torch::Tensor augment_crop_flip_gather(const torch::Tensor& images, int64_t pad, uint64_t seed);
 
 // Mixes several integers into one well-spread 64-bit seed (splitmix64 chain).
 uint64_t mix_seed(uint64_t a, uint64_t b, uint64_t c = 0, uint64_t d = 0);

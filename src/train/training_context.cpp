@@ -60,6 +60,12 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
   };
   if (!config_.data_mean.empty()) data_.normalization.mean = as_floats(config_.data_mean);
   if (!config_.data_std.empty()) data_.normalization.std = as_floats(config_.data_std);
+  // On a GPU the training set is uploaded once: batches are gathered, augmented and normalised
+  // there (data/worker_stream.cpp), and only each batch's indices cross the bus.
+  if (device_.is_cuda()) {
+    data_.train.images = data_.train.images.to(device_);
+    data_.train.labels = data_.train.labels.to(device_);
+  }
   if (config_.batch_size > data_.train.size()) {
     throw ConfigError(fmt::format("batch_size = {} exceeds the {} training samples of {}",
                                   config_.batch_size, data_.train.size(), config_.dataset),
