@@ -237,7 +237,7 @@ void AsyncSimulator::run() {
     training_.report().staleness_histogram = server.telemetry().histogram();
     training_.report().traffic = traffic();
     std::map<std::string, double> row = server.end_period();
-    row.merge(traffic());
+    row.insert(training_.report().traffic->begin(), training_.report().traffic->end());
     return row;
   };
 
