@@ -2,9 +2,9 @@
 set termoption noenhanced
 set key font ",8" samplen 2
 set grid lc rgb "#dddddd"
-set terminal pngcairo size 1440,1560 font "sans,10"
+set terminal pngcairo size 1440,1180 font "sans,10"
 set output "all-1.png"
-set multiplot layout 4,2 title "every configuration (1 of 3)"
+set multiplot layout 3,2 title "every configuration (1 of 4)"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -24,11 +24,7 @@ plot "all-1.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15
      "all-1.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
      "all-1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
      "all-1.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
+     "all-1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -37,22 +33,18 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-1.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
-     "all-1.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
-     "all-1.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
-     "all-1.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
-     "all-1.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
-     "all-1.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
-     "all-1.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
+plot "all-1.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
+     "all-1.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
+     "all-1.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
+     "all-1.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
+     "all-1.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
+     "all-1.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all-1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -61,25 +53,41 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-1.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-1.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
-     "all-1.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-1.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
-     "all-1.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-1.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
-     "all-1.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-1.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
-     "all-1.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
-     "all-1.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
-     "all-1.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
+plot "all-1.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-1.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
+     "all-1.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-1.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
+     "all-1.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-1.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
+     "all-1.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-1.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
+     "all-1.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-1.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
+     "all-1.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all-1.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all-1.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-1.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
+     "all-1.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-1.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
+     "all-1.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-1.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
+     "all-1.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-1.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
+     "all-1.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-1.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
+     "all-1.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all-1.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
+set title "staleness of the applied messages"
+set xlabel "staleness (server updates)"
+set ylabel "share of updates"
 set logscale y
 set format y "%g"
 unset logscale x
@@ -96,31 +104,7 @@ plot "all-1.dat" index 24 using 1:3:4 with filledcurves fs transparent solid 0.1
      "all-1.dat" index 28 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
      "all-1.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
      "all-1.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
-set title "staleness of the applied messages"
-set xlabel "staleness (server updates)"
-set ylabel "share of updates"
-set logscale y
-set format y "%g"
-unset logscale x
-set xtics autofreq
-set key outside right top vertical
-plot "all-1.dat" index 32 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-1.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
-     "all-1.dat" index 33 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-1.dat" index 33 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
-     "all-1.dat" index 34 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-1.dat" index 34 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
-     "all-1.dat" index 35 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-1.dat" index 35 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
-     "all-1.dat" index 36 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
-     "all-1.dat" index 36 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
-     "all-1.dat" index 37 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 37 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
+     "all-1.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -129,39 +113,23 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-1.dat" index 38 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-1.dat" index 38 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
-     "all-1.dat" index 39 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-1.dat" index 39 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
-     "all-1.dat" index 40 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-1.dat" index 40 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
-     "all-1.dat" index 41 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-1.dat" index 41 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
-     "all-1.dat" index 42 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
-     "all-1.dat" index 42 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
-     "all-1.dat" index 43 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 43 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 44 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 44 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 45 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 45 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
-set title "learner spread before the last average of each period"
-set xlabel "epoch"
-set ylabel "spread"
-set logscale y
-set format y "%g"
-unset logscale x
-set xtics autofreq
-set key outside right top vertical
-plot "all-1.dat" index 46 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 46 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 47 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 47 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
+plot "all-1.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-1.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
+     "all-1.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-1.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
+     "all-1.dat" index 32 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-1.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
+     "all-1.dat" index 33 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-1.dat" index 33 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
+     "all-1.dat" index 34 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-1.dat" index 34 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
+     "all-1.dat" index 35 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all-1.dat" index 35 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 unset multiplot
 set output
-set terminal svg dynamic size 1440,1560 font "sans,10"
+set terminal svg dynamic size 1440,1180 font "sans,10"
 set output "all-1.svg"
-set multiplot layout 4,2 title "every configuration (1 of 3)"
+set multiplot layout 3,2 title "every configuration (1 of 4)"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -181,11 +149,7 @@ plot "all-1.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15
      "all-1.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
      "all-1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
      "all-1.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
+     "all-1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -194,22 +158,18 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-1.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
-     "all-1.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
-     "all-1.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
-     "all-1.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
-     "all-1.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
-     "all-1.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
-     "all-1.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
+plot "all-1.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
+     "all-1.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
+     "all-1.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
+     "all-1.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
+     "all-1.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
+     "all-1.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all-1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -218,25 +178,41 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-1.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-1.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
-     "all-1.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-1.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
-     "all-1.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-1.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
-     "all-1.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-1.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
-     "all-1.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
-     "all-1.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
-     "all-1.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
+plot "all-1.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-1.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
+     "all-1.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-1.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
+     "all-1.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-1.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
+     "all-1.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-1.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
+     "all-1.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-1.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
+     "all-1.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all-1.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all-1.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-1.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
+     "all-1.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-1.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
+     "all-1.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-1.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
+     "all-1.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-1.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
+     "all-1.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-1.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
+     "all-1.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all-1.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
+set title "staleness of the applied messages"
+set xlabel "staleness (server updates)"
+set ylabel "share of updates"
 set logscale y
 set format y "%g"
 unset logscale x
@@ -253,31 +229,7 @@ plot "all-1.dat" index 24 using 1:3:4 with filledcurves fs transparent solid 0.1
      "all-1.dat" index 28 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
      "all-1.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
      "all-1.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
-set title "staleness of the applied messages"
-set xlabel "staleness (server updates)"
-set ylabel "share of updates"
-set logscale y
-set format y "%g"
-unset logscale x
-set xtics autofreq
-set key outside right top vertical
-plot "all-1.dat" index 32 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-1.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
-     "all-1.dat" index 33 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-1.dat" index 33 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
-     "all-1.dat" index 34 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-1.dat" index 34 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
-     "all-1.dat" index 35 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-1.dat" index 35 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
-     "all-1.dat" index 36 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
-     "all-1.dat" index 36 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
-     "all-1.dat" index 37 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 37 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
+     "all-1.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -286,33 +238,17 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-1.dat" index 38 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-1.dat" index 38 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
-     "all-1.dat" index 39 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-1.dat" index 39 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
-     "all-1.dat" index 40 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-1.dat" index 40 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
-     "all-1.dat" index 41 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-1.dat" index 41 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
-     "all-1.dat" index 42 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
-     "all-1.dat" index 42 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
-     "all-1.dat" index 43 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     "all-1.dat" index 43 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4", \
-     "all-1.dat" index 44 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 44 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 45 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 45 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
-set title "learner spread before the last average of each period"
-set xlabel "epoch"
-set ylabel "spread"
-set logscale y
-set format y "%g"
-unset logscale x
-set xtics autofreq
-set key outside right top vertical
-plot "all-1.dat" index 46 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#56b4e9" notitle, \
-     "all-1.dat" index 46 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=4", \
-     "all-1.dat" index 47 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#777777" notitle, \
-     "all-1.dat" index 47 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "DiLoCo K=4"
+plot "all-1.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-1.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async-local-sgd H=4", \
+     "all-1.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-1.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "async-local-dn H=4", \
+     "all-1.dat" index 32 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-1.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "async-local-dn DyLU H=4", \
+     "all-1.dat" index 33 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-1.dat" index 33 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "async DiLoCo H=4", \
+     "all-1.dat" index 34 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-1.dat" index 34 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "easgd-local H=4", \
+     "all-1.dat" index 35 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all-1.dat" index 35 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "easgd every step, tau=4"
 unset multiplot
 set output

@@ -2,9 +2,9 @@
 set termoption noenhanced
 set key font ",8" samplen 2
 set grid lc rgb "#dddddd"
-set terminal pngcairo size 1440,1180 font "sans,10"
+set terminal pngcairo size 1440,1560 font "sans,10"
 set output "all-3.png"
-set multiplot layout 3,2 title "every configuration (3 of 3)"
+set multiplot layout 4,2 title "every configuration (3 of 4)"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -14,13 +14,15 @@ unset logscale x
 set xtics autofreq
 set key outside right top vertical
 plot "all-3.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
+     "all-3.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
      "all-3.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
+     "all-3.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
      "all-3.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
+     "all-3.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
      "all-3.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+     "all-3.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -29,14 +31,16 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
+     "all-3.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -45,14 +49,16 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
+     "all-3.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -61,14 +67,16 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
+     "all-3.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -77,14 +85,10 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -93,19 +97,35 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
+     "all-3.dat" index 24 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 25 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 26 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
+set title "learner spread before the last average of each period"
+set xlabel "epoch"
+set ylabel "spread"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all-3.dat" index 27 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 27 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 28 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 unset multiplot
 set output
-set terminal svg dynamic size 1440,1180 font "sans,10"
+set terminal svg dynamic size 1440,1560 font "sans,10"
 set output "all-3.svg"
-set multiplot layout 3,2 title "every configuration (3 of 3)"
+set multiplot layout 4,2 title "every configuration (3 of 4)"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -115,13 +135,15 @@ unset logscale x
 set xtics autofreq
 set key outside right top vertical
 plot "all-3.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
+     "all-3.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
      "all-3.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
+     "all-3.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
      "all-3.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
+     "all-3.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
      "all-3.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+     "all-3.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -130,14 +152,16 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
+     "all-3.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -146,14 +170,16 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
+     "all-3.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -162,14 +188,16 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
+     "all-3.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -178,14 +206,10 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 17 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -194,13 +218,29 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "all-3.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
-     "all-3.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-local H=4", \
-     "all-3.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "all-3.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-local b=0.5 H=4", \
-     "all-3.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "all-3.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-local H=16", \
-     "all-3.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     "all-3.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-local b=0.5 H=16"
+plot "all-3.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
+     "all-3.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "async DiLoCo H=16", \
+     "all-3.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "all-3.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "easgd-local H=16", \
+     "all-3.dat" index 24 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 25 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 26 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
+set title "learner spread before the last average of each period"
+set xlabel "epoch"
+set ylabel "spread"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "all-3.dat" index 27 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all-3.dat" index 27 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=16", \
+     "all-3.dat" index 28 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     "all-3.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "DiLoCo K=16", \
+     "all-3.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#000000" notitle, \
+     "all-3.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg K1=4 K2=16"
 unset multiplot
 set output
