@@ -13,10 +13,7 @@ set format y "% h"
 set logscale x 2
 set xtics 2
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 unset multiplot
 set output
 set terminal svg dynamic size 720,420 font "sans,10"
@@ -30,9 +27,6 @@ set format y "% h"
 set logscale x 2
 set xtics 2
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 unset multiplot
 set output
