@@ -24,7 +24,7 @@
 //                    With H = 1, no local momentum, α = 1 and β = the run's γ it is dana-zero
 //                    (tested to rounding: Δ is a difference of parameters).
 //
-// With local.dylu (Dynamic Local Updates, the paper's Section 3.2) worker i takes
+// With local.dylu (Dynamic Local Updates, the paper's Eq. 6; at least one step) worker i takes
 // H_i = max(1, ⌊v_i / max_j v_j · H⌋) steps, v the worker speeds the config declares; the engines
 // size the runs (engine/async_server.h, local_steps_per_worker), the rules are unchanged.
 //
