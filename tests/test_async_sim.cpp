@@ -422,9 +422,15 @@ TEST(AsyncSim, DynamicLocalUpdatesSizeRunsBySpeed) {
 
   fs::path dylu = fresh_dir("dylu"), fixed = fresh_dir("dylu_off"), trace = fresh_dir("dylu_trace");
   auto exchanges_per_worker = [&](const fs::path& run, bool dynamic) {
-    run_ok("run " + kSmall + kFreeLink + speeds + "--set local.dylu=" +
-               (dynamic ? "true" : "false") + " --set timing.record_trace=" + trace.string(),
-           run);
+    CliResult r = run_dsgd(
+        "run " + kSmall + kFreeLink + speeds + "--set local.dylu=" + (dynamic ? "true" : "false") +
+        " --set timing.record_trace=" + trace.string() + " --out " + run.string());
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    // The launcher says how long each worker's runs are, when they differ.
+    EXPECT_EQ(r.output.find("local steps per worker (local.dylu, from the declared speeds): 2 5 "
+                            "8 4 (mean 4.75 minibatches per exchange)") != std::string::npos,
+              dynamic)
+        << r.output;
     const dsgd::ArrivalTrace order = dsgd::read_trace(trace.string());
     std::vector<double> counts(4, 0.0);
     double samples = 0.0;

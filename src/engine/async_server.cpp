@@ -2,6 +2,7 @@
 #include "engine/async_server.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 
 #include <algorithm>
 #include <cmath>
@@ -44,6 +45,18 @@ double mean_local_steps(const RunConfig& c) {
   const std::vector<int64_t> steps = local_steps_per_worker(c);
   return static_cast<double>(std::accumulate(steps.begin(), steps.end(), int64_t{0})) /
          static_cast<double>(steps.size());
+}
+
+std::string describe_local_steps(const RunConfig& c) {
+  const std::vector<int64_t> steps = local_steps_per_worker(c);
+  const auto [least, most] = std::minmax_element(steps.begin(), steps.end());
+  if (*least == *most) return "";
+  const std::string each = steps.size() <= 32 ? fmt::format("{}", fmt::join(steps, " "))
+                                              : fmt::format("{} to {}", *least, *most);
+  return fmt::format(
+      "local steps per worker (local.dylu, from the declared speeds): {} (mean {:.2f} minibatches "
+      "per exchange)\n",
+      each, mean_local_steps(c));
 }
 
 std::map<std::string, double> exchange_traffic(const std::vector<int64_t>& order,

@@ -40,6 +40,9 @@ std::vector<int64_t> local_steps_per_worker(const RunConfig& config);
 // samples a run consumes are its epochs' to within the spread of the workers' exchange counts
 // (reported: `samples` under summary.json's traffic).
 double mean_local_steps(const RunConfig& config);
+// What a launcher prints about the workers' runs when they differ (DyLU): each H_i (up to 32
+// workers; beyond, the least, mean and most) and the mean. Empty when every H_i is the same.
+std::string describe_local_steps(const RunConfig& config);
 
 // The traffic of an asynchronous run whose exchanges came from the workers in `order`, worker i
 // computing steps[i] minibatches of `batch` samples per exchange, for a model of `params`

@@ -17,6 +17,7 @@
 
 #include "core/errors.h"
 #include "core/interrupt.h"
+#include "engine/async_server.h"
 #include "engine/mpi/mpi_world.h"
 #include "run/session.h"
 
@@ -84,6 +85,9 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
   // Engines set up communicators (collective calls): only once every rank has its session.
   std::unique_ptr<Engine> engine;
   agreed(world, [&] { engine = session->plan().build_mpi(*session, world); });
+  if (root && session->plan().family == AlgorithmFamily::kAsync) {
+    std::cerr << describe_local_steps(config);
+  }
 
   const std::string path = world.broadcast(
       root ? (out_dir.empty() ? default_run_path(config.algo) : out_dir) : std::string());

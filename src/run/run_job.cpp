@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "core/interrupt.h"
+#include "engine/async_server.h"
 #include "run/mpi_launch.h"
 #include "run/session.h"
 
@@ -22,6 +23,7 @@ std::string run_simulated(const RunConfig& config, const std::string& out_dir, b
   std::cerr << fmt::format(
       "threads: {}{} ({}; set threads and sim.replicas to override)\n", plan.threads,
       plan.replicas > 1 ? fmt::format(" on each of {} replicas", plan.replicas) : "", plan.reason);
+  if (session.plan().family == AlgorithmFamily::kAsync) std::cerr << describe_local_steps(config);
   std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;
   TensorMap checkpoint;  // outlives the run: engines may read it while running
   if (resume) {
