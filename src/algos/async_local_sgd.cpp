@@ -111,7 +111,7 @@ class LocalSgdWorker : public AsyncWorkerRule, public LocalRun {
 std::vector<OptionSpec> local_keys(double outer_lr, double outer_momentum, bool with_nesterov,
                                    std::vector<OptionSpec> own) {
   std::vector<OptionSpec> keys = {
-      integer_option("local.steps", 4, "H local SGD steps of a worker between two exchanges"),
+      integer_option("local.steps", 4, kLocalStepsHelp),
       boolean_option("local.dylu", false,
                      "Dynamic Local Updates: worker i takes floor(v_i / max v * H) steps, v the "
                      "declared speeds (timing.speeds, timing.spread), so that exchanges take "

@@ -78,6 +78,10 @@ inline int64_t bytes_of(const torch::Tensor& t) {
 std::vector<OptionSpec> convention_options();
 // easgd.beta, the key of every elastic-averaging rule (easgd.cpp, easgd_local.cpp).
 OptionSpec elastic_beta_option();
+// local.steps's help, one text for every rule that declares it (`dsgd list keys` shows one row).
+inline constexpr const char* kLocalStepsHelp =
+    "steps a worker takes on its own between two exchanges with the server (H of local SGD, tau "
+    "of elastic averaging)";
 // The keys of `first` then those of `second`: a rule declaring two families of keys.
 inline std::vector<OptionSpec> joined_options(std::vector<OptionSpec> first,
                                               const std::vector<OptionSpec>& second) {

@@ -178,11 +178,7 @@ class ElasticWorker : public AsyncWorkerRule, public LocalRun {
 };
 
 std::vector<OptionSpec> elastic_local_options() {
-  return {elastic_beta_option(),
-          integer_option("local.steps", 4,
-                         "τ: steps a worker takes on its own between exchanges with the centre "
-                         "(the paper studies 1 to 64)",
-                         1)};
+  return {elastic_beta_option(), integer_option("local.steps", 4, kLocalStepsHelp, 1)};
 }
 
 }  // namespace
