@@ -204,11 +204,12 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // header and two configurations
   EXPECT_TRUE(is_png(out / "report-plots" / "all.png"));
   EXPECT_TRUE(is_svg(out / "report-plots" / "all.svg"));
-  // Asynchronous runs report their exchanges and the bytes they moved: columns, and a panel of
-  // accuracy against bytes.
+  // Asynchronous runs report their exchanges, the bytes they moved and their simulated time:
+  // columns, and a panel of accuracy against bytes.
   const std::string report = read_file(out / "report.md");
   EXPECT_NE(report.find("| global MB |"), std::string::npos) << report;
   EXPECT_NE(report.find("| exchanges |"), std::string::npos) << report;
+  EXPECT_NE(report.find("| simulated time |"), std::string::npos) << report;
   EXPECT_NE(read_file(out / "report-plots" / "all.gp").find("test accuracy against bytes moved"),
             std::string::npos);
   fs::remove_all(dir);

@@ -79,7 +79,11 @@ std::string table_intro(const Layout& layout, const std::vector<Row>& rows) {
     md << "Staleness and gap: the last evaluation period's. ";
   }
   if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return !r.traffic.empty(); })) {
-    md << "Traffic: what all learners sent together, mean over seeds. ";
+    md << "Traffic: bytes moved, mean over seeds (synchronous: what all learners sent together; "
+          "asynchronous: every message up and every set of parameters down). ";
+  }
+  if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.sim_time; })) {
+    md << "Simulated time: at the last evaluation, mean over seeds. ";
   }
   return md.str() + "\n\n";
 }

@@ -76,13 +76,14 @@ Row summarise(const Configuration& c, double target) {
   row.final_acc = seed_stats(values_of(c, &RunResult::final_acc));
   row.best_acc = seed_stats(values_of(c, &RunResult::best_acc));
   row.wall = seed_stats(values_of(c, &RunResult::wall_time));
-  std::vector<double> staleness, gap;
+  std::vector<double> staleness, gap, sim_time;
   std::map<std::string, std::vector<double>> traffic;
   std::vector<Reached> reached;
   for (const auto& run : c.runs) {
     if (run.status.empty()) continue;
     if (auto s = last_metric(run, "staleness_mean")) staleness.push_back(*s);
     if (auto g = last_metric(run, "gap_rms")) gap.push_back(*g);
+    if (auto t = last_metric(run, "sim_time")) sim_time.push_back(*t);
     for (const auto& [key, value] : run.traffic) traffic[key].push_back(value);
     if (target > 0.0) {
       ++row.with_metrics;
@@ -91,6 +92,7 @@ Row summarise(const Configuration& c, double target) {
   }
   row.staleness = mean_of(staleness);
   row.gap = mean_of(gap);
+  row.sim_time = mean_of(sim_time);
   for (const auto& [key, values] : traffic) row.traffic[key] = seed_stats(values).mean;
   row.reached = static_cast<int>(reached.size());
   if (!reached.empty()) {
@@ -208,6 +210,11 @@ std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
           header, name, [name](const Row& r) { return r.traffic_value(name); },
           megabyte ? std::function<std::string(double)>(megabytes) : count));
     }
+  }
+  if (any([](const Row& r) { return r.sim_time.has_value(); })) {
+    columns.push_back(optional_column(
+        "simulated time", "sim_time", [](const Row& r) { return r.sim_time; },
+        [](double v) { return fmt::format("{:.0f}", v); }));
   }
   columns.push_back(optional_column(
       "wall time", "wall_time",

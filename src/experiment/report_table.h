@@ -22,6 +22,7 @@ struct Row {
   int reached = 0;
   int with_metrics = 0;
   std::optional<double> staleness, gap;
+  std::optional<double> sim_time;  // at the last evaluation, mean over the seeds
   std::map<std::string, double> traffic;
   std::optional<double> traffic_value(const std::string& key) const;
 };
