@@ -37,6 +37,7 @@
 #include "algos/async_util.h"
 #include "algos/dana_zero.h"
 #include "algos/local_sgd.h"
+#include "algos/outer_optimizer.h"
 #include "algos/server_sgd.h"
 
 namespace dsgd {
@@ -116,17 +117,10 @@ std::vector<OptionSpec> local_keys(double outer_lr, double outer_momentum, bool 
                      "Dynamic Local Updates: worker i takes floor(v_i / max v * H) steps, v the "
                      "declared speeds (timing.speeds, timing.spread), so that exchanges take "
                      "about equally long (Liu et al. 2024)")};
-  OptionSpec lr = number_option("outer.lr", outer_lr,
-                                "outer learning rate alpha applied to each pseudo-gradient", 0.0);
-  lr.low_open = true;
-  keys.push_back(lr);
-  keys.push_back(number_option("outer.momentum", outer_momentum,
-                               "outer momentum beta over pseudo-gradients", 0.0, 1.0));
-  if (with_nesterov) {
-    keys.push_back(boolean_option("outer.nesterov", false,
-                                  "Nesterov outer momentum (async DiLoCo) instead of heavy ball"));
-  }
-  return joined_options(std::move(keys), own);
+  return joined_options(
+      joined_options(std::move(keys),
+                     outer_optimizer_keys(outer_lr, outer_momentum, with_nesterov)),
+      own);
 }
 
 // The options of the server rule an outer rule is made of: momentum β, no weight decay (the

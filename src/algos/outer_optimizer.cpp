@@ -3,19 +3,28 @@
 
 namespace dsgd {
 
-std::vector<OptionSpec> with_outer_optimizer(std::vector<OptionSpec> own) {
-  OptionSpec lr = number_option(
-      "outer.lr", 1.0,
-      "outer learning rate alpha of the step from the last global model along the learners' "
-      "mean displacement (SlowMo, DiLoCo); 1 with outer.momentum = 0 is plain averaging",
+std::vector<OptionSpec> outer_optimizer_keys(double lr, double momentum, bool with_nesterov) {
+  OptionSpec rate = number_option(
+      "outer.lr", lr,
+      "outer learning rate alpha of the step along the pseudo-gradient, the displacement of a "
+      "local run (SlowMo, DiLoCo); 1 with outer.momentum = 0 is plain averaging",
       0.0);
-  lr.low_open = true;
-  own.push_back(lr);
-  own.push_back(number_option(
-      "outer.momentum", 0.0,
-      "outer momentum beta over global averages (SlowMo: 0.5-0.8, DiLoCo: 0.9)", 0.0, 1.0));
-  own.push_back(boolean_option("outer.nesterov", false,
-                               "Nesterov outer momentum (DiLoCo) instead of heavy ball (SlowMo)"));
+  rate.low_open = true;
+  std::vector<OptionSpec> keys = {
+      rate,
+      number_option("outer.momentum", momentum,
+                    "outer momentum beta over pseudo-gradients (SlowMo: 0.5-0.8, DiLoCo: 0.9)", 0.0,
+                    1.0)};
+  if (with_nesterov) {
+    keys.push_back(
+        boolean_option("outer.nesterov", false,
+                       "Nesterov outer momentum (DiLoCo) instead of heavy ball (SlowMo)"));
+  }
+  return keys;
+}
+
+std::vector<OptionSpec> with_outer_optimizer(std::vector<OptionSpec> own) {
+  for (OptionSpec& key : outer_optimizer_keys(1.0, 0.0, true)) own.push_back(std::move(key));
   return own;
 }
 

@@ -35,8 +35,12 @@ struct OuterOptions {
   bool plain() const { return lr == 1.0 && momentum == 0.0; }
 };
 
-// `own` followed by the keys outer.lr, outer.momentum and outer.nesterov (kavg and hier-avg
-// declare them so).
+// The keys outer.lr (default `lr`), outer.momentum (default `momentum`) and, when `with_nesterov`,
+// outer.nesterov: the outer optimizer over pseudo-gradients, synchronous (kavg, hier-avg: the
+// learners' mean displacement) or asynchronous (async_local_sgd.cpp: each worker's).
+std::vector<OptionSpec> outer_optimizer_keys(double lr, double momentum, bool with_nesterov);
+// `own` followed by the outer keys at plain averaging's defaults (α = 1, β = 0), Nesterov
+// available (kavg and hier-avg declare them so).
 std::vector<OptionSpec> with_outer_optimizer(std::vector<OptionSpec> own);
 OuterOptions outer_options(const OptionValues& values);
 
