@@ -102,12 +102,16 @@ TEST(Config, KeyOfAnotherAlgorithmIsRejected) {
       {"dc.lambda", "dc-asgd"});
 }
 
-TEST(Config, MpiNeedsHostMemory) {
+TEST(Config, MpiTakesTheGpuAndNotReplicas) {
+  // Messages of GPU ranks go through host buffers: the config is valid (whether a GPU is there is
+  // the training context's question).
+  EXPECT_EQ(parse_config("", {"algo=asgd", "workers=2", "engine=mpi", "device=cuda"}).device,
+            "cuda");
   expect_config_error(
       [] {
-        parse_config("", {"algo=asgd", "workers=2", "engine=mpi", "device=cuda"});
+        parse_config("", {"algo=asgd", "workers=2", "engine=mpi", "sim.replicas=2"});
       },
-      {"device", "cpu"});
+      {"sim.replicas"});
   expect_config_error([] { parse_config("", {"algo=sgd", "gap_sample=10"}); }, {"gap_sample"});
 }
 

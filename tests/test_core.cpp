@@ -6,6 +6,7 @@
 #include "algos/local_sgd.h"
 #include "core/checkpoint.h"
 #include "core/flat_model.h"
+#include "core/host_staging.h"
 #include "models/model.h"
 
 namespace dsgd {
@@ -144,3 +145,35 @@ TEST(Checkpoint, SlicesOfOneVectorRoundTripAlone) {
 
 }  // namespace
 }  // namespace dsgd
+
+// Staging for MPI: the identity on the CPU; forced (the GPU's path, with ordinary host buffers),
+// every message goes through a buffer of the caller's that keeps its storage between calls.
+TEST(HostStaging, IdentityOnTheCpuAndBuffersWhenForced) {
+  torch::Tensor t = torch::arange(6, torch::kFloat);
+  torch::Tensor buffer;
+  dsgd::HostStaging direct(torch::kCPU, /*force=*/false);
+  EXPECT_FALSE(direct.staged());
+  EXPECT_TRUE(direct.outgoing(t, buffer).is_same(t));
+  EXPECT_TRUE(direct.incoming(t, buffer).is_same(t));
+  EXPECT_FALSE(buffer.defined());
+  EXPECT_EQ(direct.copies(), 0);
+
+  dsgd::HostStaging staged(torch::kCPU, /*force=*/true);
+  torch::Tensor out = staged.outgoing(t, buffer);
+  EXPECT_TRUE(out.is_same(buffer));
+  EXPECT_NE(out.data_ptr(), t.data_ptr());
+  EXPECT_TRUE(torch::equal(out, t));
+  const void* storage = buffer.data_ptr();
+  // A message received into the same buffer (the next one of this size) lands in `t` on arrival.
+  torch::Tensor in = staged.incoming(t, buffer);
+  EXPECT_EQ(in.data_ptr(), storage);
+  in.fill_(7.0f);
+  EXPECT_FLOAT_EQ(t[0].item<float>(), 0.0f);  // not before it has arrived
+  staged.arrived(in, t);
+  EXPECT_TRUE(torch::equal(t, torch::full({6}, 7.0f)));
+  EXPECT_EQ(staged.copies(), 2);
+  EXPECT_EQ(staged.bytes(), 2 * 6 * 4);
+  // A message of another size gets a buffer of its size.
+  torch::Tensor longer = torch::ones({9});
+  EXPECT_EQ(staged.outgoing(longer, buffer).numel(), 9);
+}

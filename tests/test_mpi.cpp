@@ -243,6 +243,32 @@ TEST(Mpi, HierAvgOnFourRanksIsTheSimulator) {
   }
 }
 
+// Ranks on a GPU send and receive through host buffers (core/host_staging.h). Forced on the CPU
+// (DSGD_HOST_STAGING=always), that path trains exactly what the direct one does: an asynchronous
+// run is the simulator replaying its order, a synchronous one the simulator's learners.
+TEST(Mpi, MessagesThroughHostBuffersAreTheSimulator) {
+  ASSERT_EQ(setenv("DSGD_HOST_STAGING", "always", 1), 0);
+  fs::path mpi = fresh_dir("mpi_staged"), sim = fresh_dir("sim_staged"), trace = fresh_dir("trace");
+  const std::string job = kSmall + "--set algo=dana-zero --set workers=3 " + kChangingSchedule;
+  CliResult r = run_mpi(4, job + "--engine mpi --set timing.record_trace=" + trace.string() +
+                               " --out " + mpi.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(unsetenv("DSGD_HOST_STAGING"), 0);
+  r = run_dsgd(job + "--set timing.trace=" + trace.string() + " --out " + sim.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  expect_same_theta(mpi, sim);
+
+  ASSERT_EQ(setenv("DSGD_HOST_STAGING", "always", 1), 0);
+  fs::path mpi_sync = fresh_dir("mpi_staged_hier"), sim_sync = fresh_dir("sim_staged_hier");
+  const std::string sync_job = kSmall + kHier;
+  r = run_mpi(4, sync_job + "--engine mpi --out " + mpi_sync.string());
+  ASSERT_EQ(unsetenv("DSGD_HOST_STAGING"), 0);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(run_dsgd(sync_job + "--out " + sim_sync.string()).exit_code, 0);
+  expect_learners_match(mpi_sync, sim_sync, 4, 1e-6);
+  for (const auto& p : {mpi, sim, trace, mpi_sync, sim_sync}) fs::remove_all(p);
+}
+
 // Three levels on 8 ranks (pairs every step, fours every 2, all every 4), each a split
 // communicator: the simulator's learners, and each level's reductions and bytes.
 TEST(Mpi, ThreeLevelsOnEightRanksAreTheSimulator) {
@@ -568,6 +594,14 @@ TEST(Mpi, BadLaunchesEndEveryRankWithExitTwo) {
   EXPECT_NE(r.output.find("/nonexistent/fashion"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("rank 1 could not start (see its message)"), std::string::npos)
       << r.output;
+  // device = "cuda" where LibTorch sees no GPU: every rank says so, and nothing is written.
+  if (!torch::cuda::is_available()) {
+    r = run_mpi(3, kSmall +
+                       "--set algo=asgd --set workers=2 --engine mpi --set device=cuda --out " +
+                       out.string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("sees no GPU"), std::string::npos) << r.output;
+  }
   EXPECT_FALSE(fs::exists(out));
 }
 

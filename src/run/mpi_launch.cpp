@@ -64,12 +64,14 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
   world.check_same(to_toml(shared), "config");
 
   // A collective call: made by every rank before any step that may fail on one of them.
-  const int host_ranks = world.ranks_on_host();
-  const int64_t threads = rank_threads(world, host_ranks, config);
+  const MpiWorld::HostRanks host = world.ranks_on_host();
+  const int host_ranks = host.size;
+  // Each rank of a host takes its own GPU while there are enough (local rank mod GPUs).
+  const HostShare share{rank_threads(world, host_ranks, config), host.rank};
 
   std::unique_ptr<Session> session;
   agreed(world, [&] {
-    session = std::make_unique<Session>(config, threads);
+    session = std::make_unique<Session>(config, share);
     session->set_reporting(root);
     session->set_watch_signals(false);  // the engine's agreed stop only
     const RunPlan& plan = session->plan();

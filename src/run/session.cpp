@@ -19,12 +19,12 @@ constexpr int64_t kEvaluationStreamOffset = 1;
 
 }  // namespace
 
-Session::Session(const RunConfig& config, int64_t default_threads)
-    : Session(config, load_run_dataset(config), default_threads) {}
+Session::Session(const RunConfig& config, const HostShare& share)
+    : Session(config, load_run_dataset(config), share) {}
 
-Session::Session(const RunConfig& config, DatasetPair data, int64_t default_threads)
+Session::Session(const RunConfig& config, DatasetPair data, const HostShare& share)
     : plan_(plan_run(config)),
-      context_(config, plan_.shape, std::move(data), default_threads),
+      context_(config, plan_.shape, std::move(data), share),
       progress_(context_.total_updates()),
       start_(std::chrono::steady_clock::now()) {
   const DatasetPair& d = context_.data();

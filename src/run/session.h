@@ -27,10 +27,10 @@ class Session : public Training {
  public:
   // Resolves the run's plan and builds the training context, which validates everything that
   // depends on input: bad input fails here and leaves no run folder behind.
-  // `default_threads`: see TrainingContext.
-  explicit Session(const RunConfig& config, int64_t default_threads = 0);
+  // `share`: see TrainingContext.
+  explicit Session(const RunConfig& config, const HostShare& share = {});
   // The same with data already in memory (tests, benchmarks, synthetic shapes).
-  Session(const RunConfig& config, DatasetPair data, int64_t default_threads = 0);
+  Session(const RunConfig& config, DatasetPair data, const HostShare& share = {});
 
   // Creates the run folder and writes the resolved config. Call once, after construction.
   void open_folder(const std::string& path);

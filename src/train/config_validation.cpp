@@ -78,19 +78,14 @@ void check_across_keys(const RunConfig& c, const AlgorithmInfo& algo) {
   }
 }
 
-// What an MPI run cannot do: simulator replicas, and device memory.
+// What an MPI run cannot do: simulator replicas. (On a GPU its messages go through host memory:
+// core/host_staging.h.)
 void check_engine(const RunConfig& c) {
   if (!c.mpi()) return;
   if (c.sim_replicas > 1) {
     throw ConfigError(
         "sim.replicas parallelises the simulator; an MPI run has a process per worker",
         "drop sim.replicas, or use engine = \"sim\"");
-  }
-  if (c.device != "cpu") {
-    // Debian's Open MPI is not CUDA-aware: handing it device pointers would crash, not train.
-    throw ConfigError(
-        "engine = \"mpi\" sends host memory; device = \"cuda\" is not supported with it",
-        "use device = \"cpu\" with engine = \"mpi\", or engine = \"sim\" on the GPU");
   }
 }
 

@@ -13,13 +13,14 @@
 namespace dsgd {
 namespace {
 
-torch::Device choose_device(const std::string& name) {
+torch::Device choose_device(const std::string& name, int64_t local_rank) {
   if (name == "cuda") {
     if (!torch::cuda::is_available()) {
       throw ConfigError("device = \"cuda\", but this LibTorch has no CUDA support or sees no GPU",
                         "use device = \"cpu\", or build dsgd against a CUDA-enabled LibTorch");
     }
-    return torch::Device(torch::kCUDA);
+    const int64_t gpus = static_cast<int64_t>(torch::cuda::device_count());
+    return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(local_rank % gpus));
   }
   return torch::Device(torch::kCPU);
 }
@@ -39,8 +40,8 @@ void set_compute_threads(int threads) {
 }  // namespace
 
 TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& shape,
-                                 int64_t default_threads)
-    : TrainingContext(config, shape, load_run_dataset(config), default_threads) {}
+                                 const HostShare& share)
+    : TrainingContext(config, shape, load_run_dataset(config), share) {}
 
 DatasetPair load_run_dataset(const RunConfig& config) {
   return load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed),
@@ -48,10 +49,10 @@ DatasetPair load_run_dataset(const RunConfig& config) {
 }
 
 TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& shape,
-                                 DatasetPair data, int64_t default_threads)
+                                 DatasetPair data, const HostShare& share)
     : config_(config),
       shape_(shape),
-      device_(choose_device(config.device)),
+      device_(choose_device(config.device, share.local_rank)),
       data_(std::move(data)),
       schedule_(config) {
   if (config_.augment != "default") data_.augment = config_.augment == "crop-flip";
@@ -86,7 +87,7 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
   updates_per_epoch_ = data_.train.size() / samples_per_update;
   total_updates_ =
       std::max<int64_t>(1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
-  plan_ = make_compute_plan(default_threads);
+  plan_ = make_compute_plan(share.threads);
   set_compute_threads(static_cast<int>(plan_.threads));
 }
 
@@ -96,6 +97,7 @@ ComputePlan TrainingContext::make_compute_plan(int64_t default_threads) const {
   request.replicas = config_.sim_replicas;
   request.batch_size = config_.batch_size;
   request.jobs = shape_.compute_jobs;
+  request.gpu = device_.is_cuda();
   // Simulated asynchronous workers share the model's BatchNorm statistics, which would land on
   // whichever replica computed a batch; evaluation re-estimates them, unless bn_batches = 0 asks
   // for the training-time ones. (Synchronous learners keep their own.)

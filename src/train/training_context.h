@@ -42,16 +42,24 @@ struct ContextShape {
   bool shared_batchnorm = false;   // simulated workers train one model's BatchNorm statistics
 };
 
+// This process's share of its host, where processes share one (MPI ranks; one process has all).
+struct HostShare {
+  // Compute threads when the config leaves them to dsgd (threads = 0; MPI ranks pass their share
+  // of the host's cores); 0: planned from the model's work (train/compute_plan.h).
+  int64_t threads = 0;
+  // The process's index among the host's: with device = "cuda" it takes GPU local_rank mod the
+  // GPUs visible.
+  int64_t local_rank = 0;
+};
+
 class TrainingContext {
  public:
   // Validates everything that depends on input (device, dataset files, model for the data
-  // shape): bad input fails here, before anything is written. `default_threads` is the compute
-  // thread count when the config leaves it to dsgd (threads = 0; MPI ranks pass their share of
-  // the host's cores); 0 here: planned from the model's work (train/compute_plan.h).
-  TrainingContext(const RunConfig& config, const ContextShape& shape, int64_t default_threads = 0);
+  // shape): bad input fails here, before anything is written.
+  TrainingContext(const RunConfig& config, const ContextShape& shape, const HostShare& share = {});
   // The same with data already in memory (tests, benchmarks, synthetic shapes).
   TrainingContext(const RunConfig& config, const ContextShape& shape, DatasetPair data,
-                  int64_t default_threads = 0);
+                  const HostShare& share = {});
 
   const RunConfig& config() const { return config_; }
   const DatasetPair& data() const { return data_; }

@@ -43,21 +43,24 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
     s.shards = shards_;
     s.params = theta0.numel();
     s.slice = shard_slice(s.shard, shards_, s.params);
-    // Every rule is element-wise, so a shard runs it on its slice as if it were the model.
+    // Every rule is element-wise, so a shard runs it on its slice as if it were the model. It runs
+    // in host memory, where MPI delivers messages, whatever the device: a GPU would add two
+    // copies to each message for a handful of element-wise operations (it still evaluates).
     s.server = std::make_unique<AsyncServer>(
-        algorithm, options, theta0.slice(0, s.slice.lo, s.slice.hi).clone(), c.workers,
+        algorithm, options, theta0.slice(0, s.slice.lo, s.slice.hi).cpu().clone(), c.workers,
         [&training = training_](int64_t updates) { return training.lr_at(updates); }, c.gap_sample);
     s.owes.assign(static_cast<size_t>(c.workers), 0);
     s.sending.assign(static_cast<size_t>(c.workers), MPI_REQUEST_NULL);
     s.owed_since.assign(static_cast<size_t>(c.workers), std::chrono::steady_clock::now());
     // Zeros: shards other than 0 receive no loss, and their held messages go into checkpoints.
-    s.incoming = torch::zeros({s.slice.size() + 1}, theta0.options());
+    s.incoming = torch::zeros({s.slice.size() + 1}, torch::kFloat);
     server_bytes = s.server->rule().state_bytes();
   } else {
     worker_ = std::make_unique<Worker>();
     worker_->index = world_.rank() - shards_;
     worker_->rule = algorithm.make_worker(options, worker_->index, theta0);
     worker_->stream = std::make_unique<WorkerStream>(training_.make_stream(worker_->index));
+    worker_->staging = std::make_unique<HostStaging>(training_.context().device());
   }
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &server_bytes, 1, MPI_INT64_T, MPI_SUM, world_.comm()),
             "MPI_Allreduce");

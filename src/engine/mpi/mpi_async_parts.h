@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_staging.h"
 #include "engine/async_server.h"
 #include "engine/mpi/mpi_async.h"
 #include "engine/mpi/mpi_transport.h"
@@ -35,6 +36,7 @@ struct MpiAsyncEngine::Worker {
   int64_t index = 0;
   std::unique_ptr<AsyncWorkerRule> rule;
   std::unique_ptr<WorkerStream> stream;
+  std::unique_ptr<HostStaging> staging;  // its messages' way between the GPU and MPI
   int64_t next_batch = 0;
 
   // Rule state and batch counter, serialized for shard 0's checkpoint.

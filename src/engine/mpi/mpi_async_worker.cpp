@@ -33,9 +33,12 @@ void MpiAsyncEngine::run_worker() {
   MPI_Comm comm = world_.comm();
   FlatModel& model = training_.model();
   torch::NoGradGuard no_grad;
-  // Parameters arrive straight in the model and the message leaves from the rule's own buffer:
-  // no copy on either side, which at 11M parameters is most of a worker's message cost.
+  // On the CPU parameters arrive straight in the model and the message leaves from the rule's own
+  // buffer: no copy on either side, which at 11M parameters is most of a worker's message cost.
+  // On a GPU both go through pinned host buffers (core/host_staging.h).
   torch::Tensor params = model.params();
+  HostStaging& staging = *w.staging;
+  torch::Tensor params_buffer, message_buffer;
   std::vector<Slice> slices;
   for (int64_t k = 0; k < shards_; ++k) slices.push_back(shard_slice(k, shards_, params.numel()));
   std::vector<MPI_Request> requests(static_cast<size_t>(shards_) + 1);
@@ -63,10 +66,12 @@ void MpiAsyncEngine::run_worker() {
     // Shard 0 sends the rate just before its parameters, and MPI keeps a sender's order.
     double lr = 0.0;
     recv_watched(&lr, 1, MPI_DOUBLE, 0, kRate, world_);
+    torch::Tensor received = staging.incoming(params, params_buffer);
     for (int64_t k = 0; k < shards_; ++k) {
-      torch::Tensor part = params.slice(0, slices[k].lo, slices[k].hi);
+      torch::Tensor part = received.slice(0, slices[k].lo, slices[k].hi);
       recv_floats(part, static_cast<int>(k), kParams, world_);
     }
+    staging.arrived(received, params);
     auto gradient = [&](int64_t k) {
       if (gradient_source_) return gradient_source_(k);
       torch::AutoGradMode enable_grad(true);
@@ -80,8 +85,9 @@ void MpiAsyncEngine::run_worker() {
                                                [&](int64_t h) { return gradient(first + h); })
                              : gradient(first);
     w.next_batch += run ? steps : 1;
-    torch::Tensor message =
-        (run ? run->finish() : w.rule->message(model.grads(), params, lr)).contiguous();
+    torch::Tensor message = staging.outgoing(
+        (run ? run->finish() : w.rule->message(model.grads(), params, lr)).contiguous(),
+        message_buffer);
     loss_and_signal[0] = loss.item<float>();
     loss_and_signal[1] = static_cast<float>(pending_interrupt());
     // Every shard's slice at once: a shard waiting for its slice never waits on another shard.

@@ -10,8 +10,8 @@
 namespace dsgd {
 
 MpiCommunicator::MpiCommunicator(MpiWorld& world, std::vector<int64_t> group_sizes,
-                                 bool node_groups)
-    : watchdog_(world.watchdog()) {
+                                 bool node_groups, torch::Device device)
+    : watchdog_(world.watchdog()), device_(device), staging_(device) {
   if (group_sizes.empty() || group_sizes.back() != world.size())
     group_sizes.push_back(world.size());
   for (size_t level = 0; level + 1 < group_sizes.size(); ++level) {
@@ -63,8 +63,12 @@ MpiCommunicator::~MpiCommunicator() {
 }
 
 void MpiCommunicator::sum(size_t level, torch::Tensor& tensor) {
-  if (!tensor.is_contiguous() || !tensor.device().is_cpu()) {
-    throw Error("MPI all-reduce needs a contiguous CPU tensor", "this is a dsgd bug; report it");
+  const bool on_host = tensor.device().is_cpu();
+  if (!tensor.is_contiguous() || !(on_host || tensor.device() == device_)) {
+    throw Error(fmt::format("MPI all-reduce of a {} tensor on {} (the communicator's device: {})",
+                            tensor.is_contiguous() ? "contiguous" : "strided",
+                            tensor.device().str(), device_.str()),
+                "this is a dsgd bug; report it");
   }
   if (tensor.numel() == 0) return;
   if (tensor.numel() > INT_MAX) {
@@ -72,11 +76,17 @@ void MpiCommunicator::sum(size_t level, torch::Tensor& tensor) {
   }
   MPI_Datatype type = tensor.scalar_type() == torch::kDouble ? MPI_DOUBLE : MPI_FLOAT;
   MPI_Comm comm = comms_.at(level);
-  void* data = tensor.data_ptr();
-  const int count = static_cast<int>(tensor.numel());
   const double start = MPI_Wtime();
+  torch::Tensor host = tensor;
+  if (staging_.staged()) {
+    host = staging_.outgoing(tensor,
+                             buffers_[{static_cast<int>(tensor.scalar_type()), tensor.numel()}]);
+  }
+  void* data = host.data_ptr();
+  const int count = static_cast<int>(tensor.numel());
   if (watchdog_.timeout() == 0) {
     check_mpi(MPI_Allreduce(MPI_IN_PLACE, data, count, type, MPI_SUM, comm), "MPI_Allreduce");
+    staging_.arrived(host, tensor);
     seconds_ += MPI_Wtime() - start;
     return;
   }
@@ -90,6 +100,7 @@ void MpiCommunicator::sum(size_t level, torch::Tensor& tensor) {
   check_mpi(MPI_Iallreduce(MPI_IN_PLACE, data, count, type, MPI_SUM, comm, &request),
             "MPI_Iallreduce");
   watchdog_.wait(request, "MPI_Allreduce");
+  staging_.arrived(host, tensor);
   seconds_ += MPI_Wtime() - start;
 }
 

@@ -3,10 +3,15 @@
 // for the innermost, MPI_Comm_split_type (the ranks sharing a node); the outermost an all-reduce
 // over every rank. Sums are divided by the group's size on each rank. The all-reduces are
 // non-blocking, waited for under the world's watchdog, so that a rank that stops answering ends the
-// job instead of hanging it (blocking when the watchdog is off).
+// job instead of hanging it (blocking when the watchdog is off). Learners on a GPU are summed
+// through pinned host buffers (core/host_staging.h): Debian's Open MPI reads host memory only.
 #pragma once
 
+#include <map>
+#include <utility>
+
 #include "algos/communicator.h"
+#include "core/host_staging.h"
 #include "engine/mpi/mpi_world.h"
 
 namespace dsgd {
@@ -16,23 +21,31 @@ class MpiCommunicator : public Communicator {
   // `group_sizes`: consecutive ranks per group at each level, innermost first (a level of every
   // rank is added when the last is not one); with `node_groups` the innermost level is the ranks
   // of each node, and the constructor checks (ConfigError) that the nodes nest in the next level.
-  MpiCommunicator(MpiWorld& world, std::vector<int64_t> group_sizes, bool node_groups);
+  // The learners' tensors live on `device`.
+  MpiCommunicator(MpiWorld& world, std::vector<int64_t> group_sizes, bool node_groups,
+                  torch::Device device = torch::kCPU);
   ~MpiCommunicator() override;
   MpiCommunicator(const MpiCommunicator&) = delete;
   MpiCommunicator& operator=(const MpiCommunicator&) = delete;
   void average(size_t level, const std::vector<torch::Tensor>& tensors) override;
   int64_t group_size(size_t level) const override { return sizes_.at(level); }
   size_t levels() const override { return comms_.size(); }
-  // In-place sum over the rank's group at `level` (float32 or float64 tensors).
+  // In-place sum over the rank's group at `level` (float32 or float64 tensors, on the host or
+  // on the communicator's device).
   void sum(size_t level, torch::Tensor& tensor);
-  // Wall-clock seconds spent in this communicator's all-reduces so far.
+  // Wall-clock seconds spent in this communicator's all-reduces so far, staging included.
   double seconds_in_collectives() const { return seconds_; }
+  const HostStaging& staging() const { return staging_; }
 
  private:
   Watchdog& watchdog_;
   std::vector<MPI_Comm> comms_;  // per level; the last is the world's (not ours to free)
   std::vector<int64_t> sizes_;
   double seconds_ = 0;
+  torch::Device device_;
+  HostStaging staging_;
+  // Host buffers of the device tensors summed, by type and size (parameters, buffers, losses).
+  std::map<std::pair<int, int64_t>, torch::Tensor> buffers_;
 };
 
 }  // namespace dsgd

@@ -68,8 +68,8 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
                           [](int rank) { return fmt::format("learner {} (rank {})", rank, rank); });
   State& s = *state_;
   s.plan = sync_plan(c, training_.context().updates_per_epoch());
-  s.communicator =
-      std::make_unique<MpiCommunicator>(world_, s.plan.group_sizes(), s.plan.groups_follow_hosts);
+  s.communicator = std::make_unique<MpiCommunicator>(
+      world_, s.plan.group_sizes(), s.plan.groups_follow_hosts, training_.context().device());
   s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
   FlatModel& model = training_.model();
   s.learner.emplace_back(sgd_options(c), model.params().detach(), model.buffers(), s.plan.outer);
@@ -101,8 +101,10 @@ void MpiSyncEngine::run() {
   };
 
   // Gathers one tensor of every learner to rank 0, as learner <i>'s checkpoint entry `name`.
-  auto gather = [&](const torch::Tensor& local, const std::string& name) {
-    if (!local.defined()) return;
+  // (At evaluations only: a GPU learner's tensors come to the host through pageable memory.)
+  auto gather = [&](const torch::Tensor& learner_tensor, const std::string& name) {
+    if (!learner_tensor.defined()) return;
+    const torch::Tensor local = learner_tensor.cpu().contiguous();
     torch::Tensor all =
         world_.rank() == 0 ? torch::empty({world_.size(), local.numel()}) : torch::Tensor();
     MPI_Request request;
@@ -122,7 +124,7 @@ void MpiSyncEngine::run() {
     torch::Tensor loss =
         learner_gradient(training_.context().replica(), training_.context().device(), learner,
                          s.stream->batch(round))
-            .to(torch::kDouble)
+            .to(torch::kCPU, torch::kDouble)
             .reshape({1});
     // The loss travels with a count of each stop signal the ranks received: one sum, and every
     // rank knows whether (and with which signal) the job stops after this round.

@@ -36,14 +36,15 @@ int exit_code_of(std::exception_ptr error) {
 
 }  // namespace
 
-int MpiWorld::ranks_on_host() const {
+MpiWorld::HostRanks MpiWorld::ranks_on_host() const {
   MPI_Comm host = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host),
             "MPI_Comm_split_type");
-  int size = 1;
-  MPI_Comm_size(host, &size);
+  HostRanks ranks;
+  MPI_Comm_size(host, &ranks.size);
+  MPI_Comm_rank(host, &ranks.rank);
   MPI_Comm_free(&host);
-  return size;
+  return ranks;
 }
 
 void check_mpi(int result, const char* call) {

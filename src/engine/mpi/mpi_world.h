@@ -40,8 +40,13 @@ class MpiWorld {
   void check_same(const std::string& text, const std::string& what);
   // Collective. Rank `root`'s bytes on every rank.
   std::string broadcast(std::string bytes, int root = 0);
-  // Collective. How many ranks of this job share this rank's host (its shared-memory node).
-  int ranks_on_host() const;
+  // Collective. How many ranks of this job share this rank's host (its shared-memory node), and
+  // this rank's index among them.
+  struct HostRanks {
+    int size = 1;
+    int rank = 0;
+  };
+  HostRanks ranks_on_host() const;
 
   // Ends every rank of the job with `code` (after a failure that other ranks cannot see).
   [[noreturn]] void abort(int code);
