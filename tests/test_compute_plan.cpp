@@ -67,6 +67,34 @@ TEST(ComputePlan, ExplicitChoicesAreKept) {
   EXPECT_EQ(plan_compute(kSmall, request, Machine{8, 0}).replicas, 1);
 }
 
+TEST(ComputePlan, OnAGpuReplicasTakeStreamsAndOneHostThreadEach) {
+  ComputePlanRequest request = simulated(32);
+  request.gpu = true;
+  // ResNet-20's work would get 4 threads on 32 cores; on a GPU its kernels run on the device.
+  ComputePlan plan = plan_compute(kResNet, request, Machine{16, 0});
+  EXPECT_TRUE(plan.streams);
+  EXPECT_EQ(plan.threads, 1);
+  EXPECT_EQ(plan.replicas, dsgd::kMaxGpuStreams);
+  EXPECT_NE(plan.reason.find("GPU"), std::string::npos) << plan.reason;
+  // No more than the gradients computable at once, or the host's cores.
+  EXPECT_EQ(plan_compute(kResNet, simulated(3), Machine{16, 0}).streams, false);
+  request.jobs = 3;
+  EXPECT_EQ(plan_compute(kResNet, request, Machine{16, 0}).replicas, 3);
+  request.jobs = 32;
+  EXPECT_EQ(plan_compute(kResNet, request, Machine{2, 0}).replicas, 2);
+  // The GPU's memory is not the host's: 1 MB free on the host caps nothing.
+  EXPECT_EQ(plan_compute(kResNet, request, Machine{16, 1000000}).replicas, dsgd::kMaxGpuStreams);
+  // Explicit choices and shared BatchNorm statistics as on the CPU.
+  request.replicas = 3;
+  request.threads = 2;
+  plan = plan_compute(kResNet, request, Machine{16, 0});
+  EXPECT_EQ(plan.replicas, 3);
+  EXPECT_EQ(plan.threads, 2);
+  request.replicas = 0;
+  request.replicas_allowed = false;
+  EXPECT_EQ(plan_compute(kResNet, request, Machine{16, 0}).replicas, 1);
+}
+
 TEST(ComputePlan, ReplicasStayWithinHalfTheFreeMemory) {
   // 1,288,000 bytes per replica; half of 10 MB affords 3 of the 8 the cores would allow.
   ComputePlan plan = plan_compute(kSmall, simulated(16), Machine{8, 10'000'000});

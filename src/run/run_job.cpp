@@ -20,9 +20,16 @@ std::string run_simulated(const RunConfig& config, const std::string& out_dir, b
   session.check_memory();
   std::unique_ptr<Engine> engine = session.plan().build_simulator(session);
   const ComputePlan& plan = session.context().compute_plan();
-  std::cerr << fmt::format(
-      "threads: {}{} ({}; set threads and sim.replicas to override)\n", plan.threads,
-      plan.replicas > 1 ? fmt::format(" on each of {} replicas", plan.replicas) : "", plan.reason);
+  if (plan.streams) {
+    std::cerr << fmt::format(
+        "GPU: {} replica{}, each on a CUDA stream of its own ({}; set sim.replicas to override)\n",
+        plan.replicas, plan.replicas == 1 ? "" : "s", plan.reason);
+  } else {
+    std::cerr << fmt::format(
+        "threads: {}{} ({}; set threads and sim.replicas to override)\n", plan.threads,
+        plan.replicas > 1 ? fmt::format(" on each of {} replicas", plan.replicas) : "",
+        plan.reason);
+  }
   if (session.plan().family == AlgorithmFamily::kAsync) std::cerr << describe_local_steps(config);
   std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;
   TensorMap checkpoint;  // outlives the run: engines may read it while running

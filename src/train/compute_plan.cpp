@@ -98,6 +98,23 @@ ComputePlan plan_compute(const ModelCost& cost, const ComputePlanRequest& reques
                               plan.threads == 1 ? "" : "s");
   }
   const int64_t jobs = std::max<int64_t>(1, request.jobs);
+  if (request.gpu) {
+    plan.threads = request.threads > 0 ? request.threads : 1;
+    plan.streams = true;
+    if (!request.replicas_allowed) {
+      plan.replicas = 1;
+    } else if (request.replicas > 0) {
+      plan.replicas = std::min(request.replicas, jobs);
+    } else {
+      plan.replicas = std::min({jobs, machine.cores, kMaxGpuStreams});
+    }
+    plan.reason = fmt::format(
+        "GPU, {:.2g} GFLOP per forward pass of {}: {} replica{} queueing kernels from {} host "
+        "thread{} each",
+        batch_flops * 1e-9, request.batch_size, plan.replicas, plan.replicas == 1 ? "" : "s",
+        plan.threads, plan.threads == 1 ? "" : "s");
+    return plan;
+  }
   if (!request.replicas_allowed) {
     plan.replicas = 1;
   } else if (request.replicas > 0) {

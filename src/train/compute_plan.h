@@ -44,13 +44,15 @@ struct ComputePlanRequest {
   int64_t jobs = 1;      // gradients that can be computed at once (simulated workers, learners)
   int64_t batch_size = 128;
   bool replicas_allowed =
-      true;  // false: one replica whatever is asked (e.g. BN without bn_batches)
+      true;          // false: one replica whatever is asked (e.g. BN without bn_batches)
+  bool gpu = false;  // the replicas compute on one GPU
 };
 
 struct ComputePlan {
   int64_t threads = 1;        // intra-op threads of each replica
   int64_t replicas = 1;       // replicas computing gradients at once
   int64_t replica_bytes = 0;  // memory one replica needs: parameters, gradients, activations
+  bool streams = false;       // on a GPU: each replica queues its kernels on a stream of its own
   std::string reason;         // why, in a few words, for the log
 };
 
@@ -58,11 +60,18 @@ struct ComputePlan {
 constexpr double kFlopsPerThread = 2e9;
 // At most this fraction of the free memory goes to the replicas the plan adds.
 constexpr double kReplicaMemoryFraction = 0.5;
+// On a GPU: at most this many replicas, each with a stream of its own. A replica's host thread
+// spends its time queueing kernels; a few keep a GPU busy with a small model's kernels, and each
+// costs a host core. (Not yet measured against 1, 2 and 4 streams: scripts/gpu-check.sh does.)
+constexpr int64_t kMaxGpuStreams = 8;
 
 // The plan for `cost` on `machine`: explicit requests are kept; threads = 0 gives each replica
 // the largest power of two of threads, up to the cores, whose share of a batch's forward FLOPs is
 // at least kFlopsPerThread; replicas = 0 fills the cores left (at most `jobs`, and within
-// kReplicaMemoryFraction of the free memory).
+// kReplicaMemoryFraction of the free memory). On a GPU (request.gpu) threads = 0 gives each
+// replica one host thread (its kernels run on the device), and replicas = 0 gives as many
+// replicas as there are gradients to compute at once, up to the cores and kMaxGpuStreams, each
+// on its own stream; the GPU's memory is not consulted (sim.replicas caps it).
 ComputePlan plan_compute(const ModelCost& cost, const ComputePlanRequest& request,
                          const Machine& machine);
 

@@ -1,6 +1,8 @@
 // Parallel gradient jobs on model replicas; see gradient_pool.h.
 #include "engine/sim/gradient_pool.h"
 
+#include <c10/core/StreamGuard.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <fmt/format.h>
 
 #include "core/errors.h"
@@ -8,12 +10,23 @@
 namespace dsgd {
 
 GradientPool::GradientPool(const TrainingContext& context, int64_t replicas, int64_t slots)
-    : slots_(static_cast<size_t>(slots)) {
+    : device_(context.device()), slots_(static_cast<size_t>(slots)) {
   replicas_.reserve(static_cast<size_t>(replicas));
   for (int64_t r = 0; r < replicas; ++r) replicas_.push_back(context.make_replica());
   for (auto& replica : replicas_) {
-    threads_.emplace_back([this, &replica] { serve(replica); });
+    std::optional<c10::Stream> stream;
+    if (!device_.is_cpu()) {
+      stream = c10::impl::getDeviceGuardImpl(device_.type())->getStreamFromGlobalPool(device_);
+    }
+    threads_.emplace_back([this, &replica, stream] { serve(replica, stream); });
   }
+}
+
+std::shared_ptr<c10::Event> GradientPool::record_on_current_stream() const {
+  if (device_.is_cpu()) return nullptr;
+  auto event = std::make_shared<c10::Event>(device_.type());
+  event->record(c10::impl::getDeviceGuardImpl(device_.type())->getStream(device_));
+  return event;
 }
 
 GradientPool::~GradientPool() {
@@ -36,7 +49,7 @@ void GradientPool::submit(int64_t slot, Job job) {
     }
     s = Slot{};
     s.busy = true;
-    queue_.emplace_back(slot, std::move(job));
+    queue_.push_back({slot, std::move(job), record_on_current_stream()});
   }
   work_.notify_one();
 }
@@ -51,12 +64,23 @@ torch::Tensor GradientPool::wait(int64_t slot) {
   finished_.wait(lock, [&] { return s.done; });
   s.busy = false;
   if (s.error) std::rethrow_exception(s.error);
+  if (s.finished) {
+    // This thread's stream continues after the job's kernels; and the loss, allocated on the
+    // job's stream, is not handed to that stream again while this one may still read it.
+    const c10::impl::DeviceGuardImplInterface* gpu = c10::impl::getDeviceGuardImpl(device_.type());
+    const c10::Stream current = gpu->getStream(device_);
+    s.finished->block(current);
+    if (s.loss.defined()) gpu->recordDataPtrOnStream(s.loss.storage().data_ptr(), current);
+  }
   return s.loss;
 }
 
-void GradientPool::serve(ModelReplica& replica) {
+void GradientPool::serve(ModelReplica& replica, std::optional<c10::Stream> stream) {
+  // Every kernel this thread queues goes on the replica's stream.
+  std::optional<c10::StreamGuard> on_stream;
+  if (stream) on_stream.emplace(*stream);
   while (true) {
-    std::pair<int64_t, Job> job;
+    Queued job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -66,17 +90,24 @@ void GradientPool::serve(ModelReplica& replica) {
     }
     torch::Tensor loss;
     std::exception_ptr error;
+    std::shared_ptr<c10::Event> finished;
     try {
+      if (job.ready) job.ready->block(*stream);
       torch::AutoGradMode enable_grad(true);
-      loss = job.second(replica);
+      loss = job.job(replica);
+      if (stream) {
+        finished = std::make_shared<c10::Event>(device_.type());
+        finished->record(*stream);
+      }
     } catch (...) {
       error = std::current_exception();
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      Slot& s = slots_[static_cast<size_t>(job.first)];
+      Slot& s = slots_[static_cast<size_t>(job.slot)];
       s.loss = loss;
       s.error = error;
+      s.finished = finished;
       s.done = true;
     }
     finished_.notify_all();

@@ -5,15 +5,26 @@
 // LibTorch's per-thread compute thread count, while the engine still consumes results strictly in
 // its own order. A job's result does not depend on R or on which thread ran it, so a run with R
 // replicas is bit for bit the run with one.
+//
+// On a GPU each replica's thread queues its kernels on a CUDA stream of its own, so that the
+// replicas' small kernels overlap on the device instead of waiting in one queue. Events order the
+// streams, with no wait on the host: a job starts on its stream after the work its submitter had
+// queued (the parameters it was sent), and the thread that waits for a job continues on its own
+// stream after the job's kernels. (The stream API is LibTorch's device-generic one, c10::Stream
+// and c10::Event: dsgd links no CUDA library.)
 #pragma once
 
+#include <c10/core/Event.h>
+#include <c10/core/Stream.h>
 #include <torch/torch.h>
 
 #include <condition_variable>
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -44,12 +55,21 @@ class GradientPool {
     bool done = false;
     torch::Tensor loss;
     std::exception_ptr error;
+    std::shared_ptr<c10::Event> finished;  // on a GPU: after the job's kernels, on its stream
   };
-  void serve(ModelReplica& replica);
+  struct Queued {
+    int64_t slot;
+    Job job;
+    std::shared_ptr<c10::Event> ready;  // on a GPU: after the submitter's kernels so far
+  };
+  void serve(ModelReplica& replica, std::optional<c10::Stream> stream);
+  // On a GPU, an event recorded now on this thread's current stream; null on the CPU.
+  std::shared_ptr<c10::Event> record_on_current_stream() const;
 
+  torch::Device device_;
   std::vector<ModelReplica> replicas_;
   std::vector<Slot> slots_;
-  std::deque<std::pair<int64_t, Job>> queue_;
+  std::deque<Queued> queue_;
   std::mutex mutex_;
   std::condition_variable work_;      // a job was queued, or the pool stops
   std::condition_variable finished_;  // a job finished
