@@ -29,6 +29,7 @@
 #include "algos/local_sgd.h"
 #include "core/allocator.h"
 #include "core/flat_model.h"
+#include "core/host_staging.h"
 #include "data/dataset.h"
 #include "data/worker_stream.h"
 #include "engine/sim/simulators.h"
@@ -301,6 +302,45 @@ void BM_SimUpdatePair(benchmark::State& state, const std::string& algo) {
   alternate(state, bare, simulator, /*warmup_steps=*/1);
 }
 
+// On a GPU: what an MPI rank adds to each exchange by going through pinned host buffers
+// (core/host_staging.h): its message to the host, parameters back to the device. Argument: the
+// floats per message. Registered only when a GPU is seen.
+void BM_HostStagingRoundTrip(benchmark::State& state) {
+  const int64_t floats = state.range(0);
+  torch::Tensor on_device = torch::randn({floats}, torch::TensorOptions().device(kDevice));
+  HostStaging staging(kDevice);
+  torch::Tensor out_buffer, in_buffer;
+  for (auto _ : state) {
+    torch::Tensor host = staging.outgoing(on_device, out_buffer);
+    torch::Tensor in = staging.incoming(on_device, in_buffer);
+    in.copy_(host);  // MPI's part, on one host: a memcpy
+    staging.arrived(in, on_device);
+  }
+  state.counters["staging_ms_per_message"] =
+      benchmark::Counter(staging.seconds() * 1e3 / static_cast<double>(staging.copies()));
+  state.counters["GB/s"] =
+      benchmark::Counter(static_cast<double>(staging.bytes()) * 1e-9 / staging.seconds());
+}
+
+// On a GPU: the simulator's updates/s for dana-slim, N = 32, ResNet-20 with R replicas, each on
+// a stream of its own (argument: R; 0 for the plan's choice). kStreamUpdates updates, so that the
+// 32 gradients every worker computes before the first update weigh little.
+constexpr int64_t kStreamUpdates = 256;
+void BM_SimStreams(benchmark::State& state) {
+  RunConfig config;
+  config.device = kDeviceName;
+  config.algo = "dana-slim";
+  config.workers = 32;
+  config.model = "resnet20";
+  config.bn_batches = 1;
+  config.epochs = 1;
+  config.sim_replicas = state.range(0);
+  const ComputePlan plan = time_simulator(state, config, simulator_data(kStreamUpdates, 3, 32));
+  state.counters["updates/s"] = benchmark::Counter(static_cast<double>(kStreamUpdates),
+                                                   benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["replicas"] = static_cast<double>(plan.replicas);
+}
+
 // Simulated updates/s on the automatic plan (sim.replicas = 0, threads = 0) against the
 // sequential simulator at every core (replicas 1, threads = cores): dana-zero, N = 16, synthetic
 // data shaped like the model's dataset. Argument: 1 for the automatic plan.
@@ -468,6 +508,22 @@ BENCHMARK_CAPTURE(BM_StepPair, lenet5_bn, "lenet5-bn", 1, 28)
 // One server-update benchmark per asynchronous rule (a new rule is measured without a line
 // here), named like the rule with '_' for '-'; and the replicas comparison per model.
 void register_per_case_benchmarks() {
+  if (kDevice.is_cuda()) {
+    benchmark::RegisterBenchmark("BM_HostStagingRoundTrip", BM_HostStagingRoundTrip)
+        ->Arg(272'474)     // ResNet-20
+        ->Arg(11'689'512)  // ResNet-18
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(0.5);
+    benchmark::RegisterBenchmark("BM_SimStreams", BM_SimStreams)
+        ->Arg(1)
+        ->Arg(2)
+        ->Arg(4)
+        ->Arg(8)
+        ->Arg(0)
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->Iterations(1);
+  }
   for (const AsyncAlgorithm& algorithm : async_algorithms()) {
     std::string label = algorithm.name;
     std::replace(label.begin(), label.end(), '-', '_');
@@ -615,6 +671,32 @@ int main(int argc, char** argv) {
                         fmt::format("{:.1f} updates/s / ({:.0f} x {:.1f} bare steps/s)", rate,
                                     replicas, 1.0 / one_thread),
                         0.85, ">=");
+    }
+  }
+  // On a GPU: replicas on streams against one, and the time per simulated DANA update (the GPU
+  // issue aims at 4.8 ms: 160 epochs of CIFAR-10 in 5 minutes).
+  if (const auto* one = r.counters_of("BM_SimStreams/1/")) {
+    for (const char* arg : {"2", "4", "8", "0"}) {
+      const auto* many = r.counters_of(std::string("BM_SimStreams/") + arg + "/");
+      if (many == nullptr) continue;
+      dsgd::print_ratio(
+          fmt::format("sim on GPU, {} replicas / 1 (dana-slim N=32)", many->at("replicas")),
+          many->at("updates/s") / one->at("updates/s"),
+          fmt::format("{:.1f} updates/s / {:.1f}{}", many->at("updates/s"), one->at("updates/s"),
+                      std::string(arg) == "0" ? ", the plan's choice" : ""),
+          1.0, ">=");
+      std::printf("RATE  %-40s %8.2f ms per update (aim <= 4.8)\n",
+                  fmt::format("sim dana-slim N=32 GPU, {} replicas", many->at("replicas")).c_str(),
+                  1e3 / many->at("updates/s"));
+    }
+    std::printf("RATE  %-40s %8.2f ms per update (aim <= 4.8)\n",
+                "sim dana-slim N=32 GPU, 1 replica", 1e3 / one->at("updates/s"));
+  }
+  for (const char* size : {"272474", "11689512"}) {
+    if (const auto* staged = r.counters_of(std::string("BM_HostStagingRoundTrip/") + size)) {
+      std::printf("RATE  %-40s %8.3f ms per message (%.1f GB/s, pinned)\n",
+                  fmt::format("MPI host staging, {} floats", size).c_str(),
+                  staged->at("staging_ms_per_message"), staged->at("GB/s"));
     }
   }
   print_time_ratio(r, "sweep of 8 runs / 8 dsgd run calls", "BM_SweepOfEight/", "BM_EightRuns/",
