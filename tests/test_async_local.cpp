@@ -14,12 +14,13 @@
 #include <vector>
 
 #include "algos/async_rule.h"
+#include "async_rule_helpers.h"
 #include "core/errors.h"
 
 namespace dsgd {
 namespace {
 
-using Vec = std::array<double, 3>;
+using namespace testing;  // NOLINT(build/namespaces): the shared helpers of async_rule_helpers.h
 
 torch::Tensor tensor_of(const Vec& v) { return torch::tensor({v[0], v[1], v[2]}, torch::kDouble); }
 
@@ -31,52 +32,6 @@ void expect_near(const torch::Tensor& actual, const Vec& expected, const std::st
   }
 }
 
-// The rules of one algorithm as an engine holds them, and the parameters each worker was sent.
-struct Rules {
-  std::unique_ptr<AsyncServerRule> server;
-  std::vector<std::unique_ptr<AsyncWorkerRule>> workers;
-  std::vector<torch::Tensor> sent;
-};
-
-Rules make_rules(const std::string& name, const AsyncOptions& options, const Vec& theta0,
-                 int64_t n) {
-  const AsyncAlgorithm& algorithm = find_async_algorithm(name);
-  const AsyncOptions resolved = with_defaults(algorithm, options);
-  Rules rules;
-  rules.server = algorithm.make_server(resolved, tensor_of(theta0), n);
-  for (int64_t i = 0; i < n; ++i) {
-    rules.workers.push_back(algorithm.make_worker(resolved, i, tensor_of(theta0)));
-    rules.sent.push_back(torch::empty({3}, torch::kDouble));
-    rules.server->parameters_for(i, rules.sent[i]);
-  }
-  return rules;
-}
-
-// g(x) = a⊙x − b: each coordinate a quadratic, so that every local step's gradient depends on
-// where the step is.
-const Vec kA = {1.0, 0.5, 2.0};
-const Vec kB = {0.3, -0.2, 0.1};
-torch::Tensor gradient_at(const torch::Tensor& x) { return tensor_of(kA) * x - tensor_of(kB); }
-Vec gradient_at(const Vec& x) {
-  return {kA[0] * x[0] - kB[0], kA[1] * x[1] - kB[1], kA[2] * x[2] - kB[2]};
-}
-
-// Worker i's exchange as the engines run it (engine/local_run.h): H local steps from the
-// parameters it was sent, its message applied, fresh parameters sent.
-void exchange(Rules& rules, int64_t i, int steps, double lr) {
-  LocalRun* run = rules.workers[i]->local_run();
-  ASSERT_NE(run, nullptr);
-  run->begin(rules.sent[i]);
-  for (int h = 0; h < steps; ++h) {
-    torch::Tensor g = gradient_at(run->point());
-    run->step(g, lr);
-  }
-  torch::Tensor message = run->finish().clone();
-  rules.server->apply(i, message, lr);
-  run->commit();
-  rules.server->parameters_for(i, rules.sent[i]);
-}
-
 // ---------------------------------------------------------------------------------------------
 // By hand: two workers, two local steps each, the order 0, 1, 0, 1 (every second message stale),
 // the last exchange at half the rate. Local SGD: d = g + λx, v ← γv + ηd, x ← x − v.
@@ -84,10 +39,6 @@ void exchange(Rules& rules, int64_t i, int steps, double lr) {
 constexpr double kLr = 0.1, kMomentum = 0.9, kDecay = 0.01;
 const Vec kTheta0 = {1.0, -2.0, 0.5};
 const std::vector<std::pair<int, double>> kOrder = {{0, kLr}, {1, kLr}, {0, kLr}, {1, kLr / 2}};
-
-Vec operator+(const Vec& a, const Vec& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
-Vec operator-(const Vec& a, const Vec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-Vec operator*(double s, const Vec& a) { return {s * a[0], s * a[1], s * a[2]}; }
 
 // The local run from `x` with worker velocity `v` (updated); returns Δ = x_start − x_end.
 Vec local_run(Vec x, Vec& v, int steps, double lr) {
@@ -113,7 +64,7 @@ TEST(AsyncLocalHand, OuterNesterov) {
   const double alpha = 0.7, beta = 0.9;
   AsyncOptions options = hand_options(alpha, beta);
   options.values.set("outer.nesterov", 1.0);
-  Rules rules = make_rules("async-local-sgd", options, kTheta0, 2);
+  Rules rules = make_rules("async-local-sgd", options, tensor_of(kTheta0), 2);
   Vec theta = kTheta0, u = {0, 0, 0};
   std::vector<Vec> sent = {kTheta0, kTheta0}, v = {{0, 0, 0}, {0, 0, 0}};
   for (const auto& [i, lr] : kOrder) {
@@ -137,7 +88,7 @@ TEST(AsyncLocalHand, DelayedNesterov) {
     const int n = 2;  // dn.period 0: N = the number of workers
     AsyncOptions options = hand_options(alpha, beta);
     options.values.set("dn.c", c);
-    Rules rules = make_rules("async-local-dn", options, kTheta0, n);
+    Rules rules = make_rules("async-local-dn", options, tensor_of(kTheta0), n);
     Vec theta = kTheta0, u = {0, 0, 0}, pending = {0, 0, 0};
     std::vector<Vec> sent = {kTheta0, kTheta0}, v = {{0, 0, 0}, {0, 0, 0}};
     int t = 0;
@@ -160,7 +111,7 @@ TEST(AsyncLocalHand, DelayedNesterov) {
 
 TEST(AsyncLocalHand, DanaLocal) {
   const double alpha = 0.8, beta = 0.9;
-  Rules rules = make_rules("dana-local", hand_options(alpha, beta), kTheta0, 2);
+  Rules rules = make_rules("dana-local", hand_options(alpha, beta), tensor_of(kTheta0), 2);
   Vec theta = kTheta0;
   std::vector<Vec> sent = {kTheta0, kTheta0}, v = {{0, 0, 0}, {0, 0, 0}},
                    outer = {{0, 0, 0}, {0, 0, 0}};
@@ -186,7 +137,7 @@ TEST(AsyncLocalEquivalence, DelayedNesterovWindowIsTorchNesterovOnTheMean) {
   const int n = 3;
   const double alpha = 0.7, beta = 0.9;
   AsyncOptions options = hand_options(alpha, beta);
-  Rules rules = make_rules("async-local-dn", options, kTheta0, n);
+  Rules rules = make_rules("async-local-dn", options, tensor_of(kTheta0), n);
   torch::Tensor param = tensor_of(kTheta0).requires_grad_(false).clone();
   torch::optim::SGD reference(
       std::vector<torch::Tensor>{param},
@@ -213,8 +164,8 @@ TEST(AsyncLocalEquivalence, DelayedNesterovWindowIsTorchNesterovOnTheMean) {
 void expect_same_run(const std::string& local, const AsyncOptions& local_options,
                      const std::string& base, const AsyncOptions& base_options) {
   const int64_t n = 4;
-  Rules a = make_rules(local, local_options, kTheta0, n);
-  Rules b = make_rules(base, base_options, kTheta0, n);
+  Rules a = make_rules(local, local_options, tensor_of(kTheta0), n);
+  Rules b = make_rules(base, base_options, tensor_of(kTheta0), n);
   std::mt19937 order(5);
   for (int k = 0; k < 60; ++k) {
     const int64_t i = order() % n;

@@ -22,6 +22,7 @@
 
 #include "algos/async_rule.h"
 #include "algos/local_sgd.h"
+#include "async_rule_helpers.h"
 #include "core/errors.h"
 #include "core/torch_compat.h"
 #include "train/config.h"
@@ -32,11 +33,10 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Plain double arithmetic on 3-vectors, for the hand-computed references.
 
-using Vec = std::array<double, 3>;
+using namespace testing;  // NOLINT(build/namespaces): the shared helpers of async_rule_helpers.h
+// Overloaded below (⊙): declared here too, or the ones below would hide them.
+using testing::operator*;
 
-Vec operator+(const Vec& a, const Vec& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
-Vec operator-(const Vec& a, const Vec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-Vec operator*(double s, const Vec& a) { return {s * a[0], s * a[1], s * a[2]}; }
 // Element-wise product and quotient (⊙ and ⊘).
 Vec operator*(const Vec& a, const Vec& b) { return {a[0] * b[0], a[1] * b[1], a[2] * b[2]}; }
 Vec operator/(const Vec& a, const Vec& b) { return {a[0] / b[0], a[1] / b[1], a[2] / b[2]}; }
@@ -71,39 +71,8 @@ double relative_error(const torch::Tensor& actual, const torch::Tensor& expected
 
 // ---------------------------------------------------------------------------------------------
 // The protocol, as an engine runs it: every worker is sent parameters, computes a gradient
-// there, its message is applied by the server, and it is sent fresh parameters.
-
-struct Rules {
-  std::unique_ptr<AsyncServerRule> server;
-  std::vector<std::unique_ptr<AsyncWorkerRule>> workers;
-  std::vector<torch::Tensor> sent;  // θ̂_i: the parameters worker i was last sent
-};
-
-// The options an algorithm takes, resolved as a run's config resolves them: tests share one
-// option set between rules (dc.lambda with dana-zero, say), and an algorithm refuses keys it does
-// not declare.
-AsyncOptions options_for(const AsyncAlgorithm& algorithm, AsyncOptions options) {
-  OptionValues own;
-  for (const auto& key : options.values.keys()) {
-    if (find_option(algorithm.options, key) != nullptr) own.set(key, options.values.number(key));
-  }
-  options.values = own;
-  return with_defaults(algorithm, options);
-}
-
-Rules make_rules(const std::string& name, const AsyncOptions& shared_options,
-                 const torch::Tensor& theta0, int64_t n) {
-  const AsyncAlgorithm& algorithm = find_async_algorithm(name);
-  const AsyncOptions options = options_for(algorithm, shared_options);
-  Rules rules;
-  rules.server = algorithm.make_server(options, theta0, n);
-  for (int64_t i = 0; i < n; ++i) {
-    rules.workers.push_back(algorithm.make_worker(options, i, theta0));
-    rules.sent.push_back(torch::empty_like(theta0));
-    rules.server->parameters_for(i, rules.sent[i]);
-  }
-  return rules;
-}
+// there, its message is applied by the server, and it is sent fresh parameters (the rules as
+// async_rule_helpers.h holds them).
 
 // Worker i's gradient g (computed at rules.sent[i]) reaches the server as a message built at
 // learning rate `lr`; i gets fresh parameters.

@@ -15,63 +15,15 @@
 #include <vector>
 
 #include "algos/async_rule.h"
+#include "async_rule_helpers.h"
 
 namespace dsgd {
 namespace {
 
-using Vec = std::array<double, 3>;
-
-Vec operator+(const Vec& a, const Vec& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
-Vec operator-(const Vec& a, const Vec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-Vec operator*(double s, const Vec& a) { return {s * a[0], s * a[1], s * a[2]}; }
+using namespace testing;  // NOLINT(build/namespaces): the shared helpers of async_rule_helpers.h
 
 torch::Tensor tensor_of(const Vec& v, torch::Dtype dtype = torch::kDouble) {
   return torch::tensor({v[0], v[1], v[2]}, dtype);
-}
-
-// g(x) = a⊙x − b: every gradient depends on where it is taken.
-const Vec kA = {1.0, 0.5, 2.0};
-const Vec kB = {0.3, -0.2, 0.1};
-Vec gradient_at(const Vec& x) {
-  return {kA[0] * x[0] - kB[0], kA[1] * x[1] - kB[1], kA[2] * x[2] - kB[2]};
-}
-torch::Tensor gradient_at(const torch::Tensor& x) {
-  return tensor_of(kA, x.scalar_type()) * x - tensor_of(kB, x.scalar_type());
-}
-
-struct Rules {
-  std::unique_ptr<AsyncServerRule> server;
-  std::vector<std::unique_ptr<AsyncWorkerRule>> workers;
-  std::vector<torch::Tensor> sent;
-};
-
-Rules make_rules(const std::string& name, const AsyncOptions& options, const torch::Tensor& theta0,
-                 int64_t n) {
-  const AsyncAlgorithm& algorithm = find_async_algorithm(name);
-  const AsyncOptions resolved = with_defaults(algorithm, options);
-  Rules rules;
-  rules.server = algorithm.make_server(resolved, theta0, n);
-  for (int64_t i = 0; i < n; ++i) {
-    rules.workers.push_back(algorithm.make_worker(resolved, i, theta0));
-    rules.sent.push_back(torch::empty_like(theta0));
-    rules.server->parameters_for(i, rules.sent[i]);
-  }
-  return rules;
-}
-
-// Worker i's exchange as the engines run it (engine/local_run.h).
-void exchange(Rules& rules, int64_t i, int64_t steps, double lr) {
-  LocalRun* run = rules.workers[i]->local_run();
-  ASSERT_NE(run, nullptr);
-  run->begin(rules.sent[i]);
-  for (int64_t h = 0; h < steps; ++h) {
-    torch::Tensor g = gradient_at(run->point());
-    run->step(g, lr);
-  }
-  torch::Tensor message = run->finish().clone();
-  rules.server->apply(i, message, lr);
-  run->commit();
-  rules.server->parameters_for(i, rules.sent[i]);
 }
 
 constexpr double kMomentum = 0.9, kDecay = 0.01, kBeta = 0.9;
