@@ -53,8 +53,7 @@ class LocalSgdWorker : public AsyncWorkerRule, public LocalRun {
       : sgd_(SgdOptions{options.momentum, false, options.weight_decay, options.lr_in_velocity},
              theta0),
         start_(torch::empty_like(theta0)),
-        point_(torch::empty_like(theta0)),
-        gradient_copy_(torch::empty_like(theta0)) {
+        point_(torch::empty_like(theta0)) {
     if (options.momentum != 0.0) {
       velocity_ = torch::zeros_like(theta0);
       running_velocity_ = torch::zeros_like(theta0);
@@ -77,16 +76,10 @@ class LocalSgdWorker : public AsyncWorkerRule, public LocalRun {
     if (velocity_.defined()) velocity_.copy_(running_velocity_);
   }
 
-  // One local step from the received parameters, at which `gradient` was computed (the
-  // protocol of the rules without local steps; engines call the run).
+  // Δ of one local step (async_util.h).
   torch::Tensor message(const torch::Tensor& gradient, const torch::Tensor& received,
                         double lr) override {
-    gradient_copy_.copy_(gradient);  // the step uses its gradient as scratch
-    begin(received);
-    step(gradient_copy_, lr);
-    const torch::Tensor& delta = finish();
-    commit();
-    return delta;
+    return one_step_message(*this, gradient_copy_, gradient, received, lr);
   }
 
   int64_t state_bytes() const override {
@@ -104,7 +97,7 @@ class LocalSgdWorker : public AsyncWorkerRule, public LocalRun {
   torch::Tensor point_;             // x
   torch::Tensor velocity_;          // the velocity as of the last commit (momentum only)
   torch::Tensor running_velocity_;  // the velocity of the run in progress
-  torch::Tensor gradient_copy_;     // message()'s scratch
+  torch::Tensor gradient_copy_;     // message()'s scratch (allocated there)
 };
 
 // local.steps, then the outer keys with this rule's defaults (the published ones where a paper

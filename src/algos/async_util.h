@@ -64,6 +64,22 @@ inline int64_t bytes_of(const torch::Tensor& t) {
   return t.defined() ? t.numel() * static_cast<int64_t>(t.element_size()) : 0;
 }
 
+// The message of a rule with local steps driven as one without (tests and benchmarks drive every
+// rule alike; engines call the run): one step from `received`, at which `gradient` was computed.
+// The step uses its gradient as scratch, so `gradient` is copied into `scratch` first, allocated
+// on first use (engines never come here: no P floats per worker for them).
+inline torch::Tensor one_step_message(LocalRun& run, torch::Tensor& scratch,
+                                      const torch::Tensor& gradient, const torch::Tensor& received,
+                                      double lr) {
+  if (!scratch.defined()) scratch = torch::empty_like(gradient);
+  scratch.copy_(gradient);
+  run.begin(received);
+  run.step(scratch, lr);
+  torch::Tensor message = run.finish();
+  run.commit();
+  return message;
+}
+
 // The two conventions in which published implementations of the same rule differ
 // (docs/design.md, "Conventions"):
 //   lr_in_velocity   (a run key, AsyncOptions) true (dsgd's, the DANA paper's equations):

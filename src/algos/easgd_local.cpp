@@ -82,8 +82,7 @@ class ElasticWorker : public AsyncWorkerRule, public LocalRun {
         x_(torch::empty_like(theta0)),
         held_(torch::zeros_like(theta0)),
         running_held_(torch::zeros_like(theta0)),
-        held_lr_(torch::zeros({}, torch::kDouble)),
-        gradient_copy_(torch::empty_like(theta0)) {
+        held_lr_(torch::zeros({}, torch::kDouble)) {
     if (kMomentum) {
       require_lr_in_velocity(options, "eamsgd-local",
                              "the paper's Algorithm 2 has the rate inside the velocity");
@@ -122,17 +121,11 @@ class ElasticWorker : public AsyncWorkerRule, public LocalRun {
     *held_lr_.data_ptr<double>() = running_lr_;
   }
 
-  // A run of one step whatever τ, `gradient` standing for the one computed at point() (the
-  // protocol of the rules without local steps, for tests and benchmarks that drive every rule
-  // alike; engines call the run).
+  // x^i after a run of one step whatever τ, `gradient` standing for the one computed at point()
+  // (async_util.h).
   torch::Tensor message(const torch::Tensor& gradient, const torch::Tensor& received,
                         double lr) override {
-    gradient_copy_.copy_(gradient);  // the step uses its gradient as scratch
-    begin(received);
-    step(gradient_copy_, lr);
-    const torch::Tensor& x = finish();
-    commit();
-    return x;
+    return one_step_message(*this, gradient_copy_, gradient, received, lr);
   }
 
   int64_t state_bytes() const override {
@@ -172,7 +165,7 @@ class ElasticWorker : public AsyncWorkerRule, public LocalRun {
   torch::Tensor held_;              // d held for the next run, as of the last commit
   torch::Tensor running_held_;      // the run's last d
   torch::Tensor held_lr_;           // its rate, 0-dim double (checkpointed)
-  torch::Tensor gradient_copy_;     // message()'s scratch
+  torch::Tensor gradient_copy_;     // message()'s scratch (allocated there)
   double running_lr_ = 0.0;
   int64_t taken_ = 0;  // gradients taken in this run
 };
