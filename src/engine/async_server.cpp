@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "core/errors.h"
-#include "engine/sim/timing.h"
+#include "train/config.h"
 
 namespace dsgd {
 

@@ -141,4 +141,15 @@ std::string to_toml(const RunConfig& config) {
   return out.str();
 }
 
+std::vector<double> worker_speeds(const RunConfig& config, int64_t workers) {
+  if (!config.timing_speeds.empty()) return config.timing_speeds;
+  std::vector<double> speeds;
+  for (int64_t i = 0; i < workers; ++i) {
+    double position =
+        workers == 1 ? 0.5 : static_cast<double>(i) / static_cast<double>(workers - 1);
+    speeds.push_back(1.0 - config.timing_spread + 2.0 * config.timing_spread * position);
+  }
+  return speeds;
+}
+
 }  // namespace dsgd

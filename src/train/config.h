@@ -112,4 +112,9 @@ void check_resume_changes(const RunConfig& original, const RunConfig& resumed);
 // The resolved config as TOML, every key present.
 std::string to_toml(const RunConfig& config);
 
+// The workers' speed factors: timing.speeds, or evenly spread over [1 − s, 1 + s] (s =
+// timing.spread), worker 0 the slowest. What DyLU sizes local runs by (async_server.h), on either
+// engine.
+std::vector<double> worker_speeds(const RunConfig& config, int64_t workers);
+
 }  // namespace dsgd

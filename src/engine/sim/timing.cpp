@@ -54,17 +54,6 @@ TimingModel::TimingModel(const RunConfig& config, int64_t workers)
       seed_(static_cast<uint64_t>(config.seed)),
       speeds_(worker_speeds(config, workers)) {}
 
-std::vector<double> worker_speeds(const RunConfig& config, int64_t workers) {
-  if (!config.timing_speeds.empty()) return config.timing_speeds;
-  std::vector<double> speeds;
-  for (int64_t i = 0; i < workers; ++i) {
-    double position =
-        workers == 1 ? 0.5 : static_cast<double>(i) / static_cast<double>(workers - 1);
-    speeds.push_back(1.0 - config.timing_spread + 2.0 * config.timing_spread * position);
-  }
-  return speeds;
-}
-
 double TimingModel::duration(int64_t worker, int64_t k) const {
   uint64_t w = static_cast<uint64_t>(worker);
   uint64_t step = static_cast<uint64_t>(k);

@@ -27,10 +27,7 @@ class TimingModel {
   std::vector<double> speeds_;
 };
 
-// The workers' speed factors: timing.speeds, or evenly spread over [1 − s, 1 + s] (s =
-// timing.spread), worker 0 the slowest. What DyLU sizes local runs by (async_server.h), on either
-// engine.
-std::vector<double> worker_speeds(const RunConfig& config, int64_t workers);
+// (The workers' speed factors, worker_speeds, are in train/config.h.)
 
 // A Gamma(shape, scale) draw from a generator seeded with `seed` (Marsaglia & Tsang 2000), written
 // out so that results do not depend on the standard library's distribution code.
