@@ -113,6 +113,7 @@ void Session::write_checkpoint() {
   scalar("lr_inside_velocity", 1.0);
   if (engine_checkpoint_) engine_checkpoint_(checkpoint);
   save_checkpoint(checkpoint_file(folder_->path()), checkpoint);
+  checkpointed_at_ = updates_done_;
   // If the job dies now (a lost MPI rank, a killed process), the log says where to go on from.
   progress_.log(fmt::format("checkpoint at update {}: continue with `{}dsgd run --resume {}`",
                             updates_done_, launch_prefix(), folder_->path()));
@@ -159,7 +160,9 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
 void Session::stop_if_requested(int64_t updates) {
   const int signal = stronger_interrupt(requested_stop_, watch_signals_ ? pending_interrupt() : 0);
   if (signal == 0) return;
-  write_checkpoint();
+  // A stop at an evaluation finds its checkpoint written: a second one would only replace the
+  // previous checkpoint (the fallback of a damaged one) with a copy of the same update.
+  if (checkpointed_at_ != updates) write_checkpoint();
   throw InterruptedError(
       fmt::format("interrupted by {} at epoch {:.3f} (update {}), after a checkpoint",
                   signal_name(signal), epoch_of(updates), updates),

@@ -123,6 +123,7 @@ class Session : public Training {
   int64_t loss_count_ = 0;
   int64_t period_start_ = 0;  // updates at the last evaluation (or the start or resume)
   int64_t last_checked_ = 0;
+  int64_t checkpointed_at_ = -1;  // the update of the last checkpoint this session wrote
   int64_t next_eval_index_ = 1;
   int64_t evaluations_ = 0;
   int64_t updates_done_ = 0;
