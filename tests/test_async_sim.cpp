@@ -17,6 +17,7 @@
 #include "engine/async_server.h"
 #include "engine/async_telemetry.h"
 #include "engine/trace.h"
+#include "run/session.h"
 
 namespace {
 
@@ -603,6 +604,36 @@ TEST(Resume, SigintStopsCleanlyAndResumesExactly) {
       "--set algo=hier-avg --set workers=4 --set hier.group_size=2 "
       "--set hier.local_period=2 --set hier.global_period=4",
       SIGINT);
+}
+
+// A stop that lands on an evaluation finds that evaluation's checkpoint written and writes no
+// second one of the same update, which would rotate the real previous checkpoint (the fallback of
+// a damaged one) out for a copy.
+TEST(Resume, AStopAtAnEvaluationKeepsThePreviousCheckpoint) {
+  fs::path dir = fresh_dir("stop_at_eval");
+  fs::remove_all(dir);
+  dsgd::Session session(dsgd::parse_config(
+      "", {"dataset=synthetic", "model=mlp", "batch_size=16", "epochs=1", "eval_every=0.25"}));
+  session.open_folder(dir.string());
+  std::vector<int64_t> evaluations;
+  const torch::Tensor loss = torch::ones({});
+  try {
+    for (int64_t u = 1; u <= session.total_updates(); ++u) {
+      if (session.evaluation_due(u)) evaluations.push_back(u);
+      if (evaluations.size() == 2) session.request_stop(SIGINT);
+      session.after_update(u, loss, static_cast<double>(u), session.model().params(), {});
+    }
+    ADD_FAILURE() << "the stop did not stop";
+  } catch (const dsgd::InterruptedError&) {
+  }
+  ASSERT_EQ(evaluations.size(), 2u);
+  auto updates_in = [&](const char* file) {
+    return dsgd::checkpoint_entry(dsgd::load_checkpoint((dir / file).string()), "session/updates")
+        .item<double>();
+  };
+  EXPECT_EQ(updates_in("checkpoint.pt"), static_cast<double>(evaluations[1]));
+  EXPECT_EQ(updates_in("checkpoint.prev.pt"), static_cast<double>(evaluations[0]));
+  fs::remove_all(dir);
 }
 
 void write_bytes(const fs::path& path, const std::string& bytes) {
