@@ -49,6 +49,9 @@ mkdir -p "$logs"
 gpu=$("$python" -c 'import torch
 print(f"PyTorch {torch.__version__}, " + (f"CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}" if torch.cuda.is_available() else "no GPU seen"))' 2>/dev/null | tail -1)
 note machine "${gpu:-PyTorch not importable}; $jobs cores"
+has_gpu=0
+"$python" -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null &&
+  has_gpu=1
 
 # 2. The test suite, on every core; tests still running 120 s before the budget ends are stopped.
 t=$SECONDS
@@ -82,7 +85,7 @@ run() {  # name device args...
     note run "$(printf '%-24s %-4s FAILED (%s)' "$name" "$device" "$out.log")"
   fi
 }
-if "$python" -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+if [ "$has_gpu" -eq 1 ]; then
   run sgd-lenet5-bn cuda --set algo=sgd --set model=lenet5-bn --set lr=0.05
   run dana-zero-n8-lenet5-bn cuda --set algo=dana-zero --set workers=8 --set model=lenet5-bn \
     --set lr=0.05
@@ -97,7 +100,7 @@ run sgd-resnet20 cpu --set algo=sgd --set model=resnet20 --set lr=0.05
 
 # 3. The paper's configuration on the GPU, stopped (SIGINT: a clean stop with a checkpoint) after
 # DSGD_PAPER_S seconds: epochs done and the wall time per update, evaluation included.
-if "$python" -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+if [ "$has_gpu" -eq 1 ]; then
   t=$SECONDS
   data=$logs/cifar10-shaped
   out=$logs/run-paper-dana-slim-n32
