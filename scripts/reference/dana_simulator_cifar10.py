@@ -33,6 +33,10 @@ import numpy as np
 import torch
 import torch.nn as nn
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tests", "golden", "generate"))
+from dana_simulator import find_train_script  # noqa: E402  the golden driver's: same search
+
 MEAN = torch.tensor([0.4914, 0.4822, 0.4465]).view(3, 1, 1)
 STD = torch.tensor([0.2023, 0.1994, 0.2010]).view(3, 1, 1)
 
@@ -126,15 +130,6 @@ class Bar:
         pass
 
 
-def find_train_script(checkout):
-    for name in sorted(os.listdir(checkout)):
-        if name.endswith(".py") and name != "utils.py":
-            text = open(os.path.join(checkout, name)).read()
-            if "def train(epoch, args)" in text and "update_worker" in text:
-                return name[:-3]
-    raise SystemExit("no training script (def train(epoch, args) using update_worker) in " + checkout)
-
-
 def main():
     if len(sys.argv) < 4:
         raise SystemExit(__doc__)
@@ -147,7 +142,7 @@ def main():
             Cifar(data_dir, ["data_batch_%d.bin" % k for k in range(1, 6)], augment=True),
             Cifar(data_dir, ["test_batch.bin"], augment=False)))
     sys.path.insert(0, os.path.abspath(checkout))
-    script = __import__(find_train_script(checkout))
+    script = __import__(find_train_script(checkout)[:-len(".py")])
 
     rows = open(out, "w")
     rows.write("epoch,lr,train_loss,test_loss,test_acc,wall_time\n")
