@@ -1,10 +1,13 @@
-// Tests of the model zoo: parameter counts against the published architectures, shapes and
-// finiteness of the logits on MNIST- and CIFAR-shaped inputs, gradient flow to every
-// parameter, the BatchNorm modules other code relies on finding, and the errors users see.
+// Tests of the model zoo: parameter counts against the published architectures, a forward pass
+// against reference code (resnet20-proj), shapes and finiteness of the logits on MNIST- and
+// CIFAR-shaped inputs, gradient flow to every parameter, the BatchNorm modules other code relies
+// on finding, and the errors users see.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,13 +37,15 @@ std::vector<std::string> registered_names() {
 // The counts of He et al. 2016, Table 6 (0.27M, 0.46M, 0.66M, 0.85M, 1.7M), with option-A
 // shortcuts. Figures of 272,474 for ResNet-20 and 1,730,714 for ResNet-110 that circulate
 // are 2,752 higher: that is the two 1x1 conv + BN projections (16*32 + 64 and 32*64 + 128) of
-// option B, not the parameter-free shortcut of the paper's CIFAR experiments.
+// option B, not the parameter-free shortcut of the paper's CIFAR experiments; resnet20-proj is
+// that variant (ModelGolden below checks it against the code that defines it).
 TEST(ModelParameters, CifarResNetsMatchOptionA) {
   EXPECT_EQ(parameters_of("resnet20"), 269722);
   EXPECT_EQ(parameters_of("resnet32"), 464154);
   EXPECT_EQ(parameters_of("resnet44"), 658586);
   EXPECT_EQ(parameters_of("resnet56"), 853018);
   EXPECT_EQ(parameters_of("resnet110"), 1727962);
+  EXPECT_EQ(parameters_of("resnet20-proj"), 269722 + 16 * 32 + 2 * 32 + 32 * 64 + 2 * 64);
 }
 
 TEST(ModelParameters, OptionAShortcutsHaveNoParameters) {
@@ -48,6 +53,47 @@ TEST(ModelParameters, OptionAShortcutsHaveNoParameters) {
   for (const auto& item : model->named_parameters()) {
     EXPECT_EQ(item.key().find("shortcut"), std::string::npos) << item.key();
   }
+}
+
+// resnet20-proj against the ResNet-20 the DANA authors' simulator trains (tests/golden/generate/
+// resnet20_cifar_model.py ran that code in float64): the same parameter shapes in the same order
+// and, with the same weights on the same input, the same log-probabilities in training mode and
+// then in evaluation mode on the running statistics the training pass left.
+TEST(ModelGolden, ResNet20ProjIsTheDanaAuthorsResNet20) {
+  const std::string path =
+      std::string(DSGD_SOURCE_DIR) + "/tests/golden/data/resnet20-proj-forward.json";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  const auto golden = nlohmann::json::parse(in);
+  auto model = make_model("resnet20-proj", {3, 32, 32, 10});
+  model->to(torch::kDouble);
+  const auto parameters = model->parameters();
+  const auto& shapes = golden.at("shapes");
+  ASSERT_EQ(parameters.size(), shapes.size());
+  int64_t offset = 0;
+  torch::NoGradGuard no_grad;
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    auto p = parameters[i];
+    ASSERT_EQ(p.sizes().vec(), shapes[i].get<std::vector<int64_t>>()) << "parameter " << i;
+    // w_j = 0.1·sin(0.7·j + 0.3), j counting through every parameter in order.
+    auto j = torch::arange(offset, offset + p.numel(), torch::kDouble);
+    p.copy_((0.1 * torch::sin(0.7 * j + 0.3)).view_as(p));
+    offset += p.numel();
+  }
+  EXPECT_EQ(offset, golden.at("parameters").get<int64_t>());
+  auto x = torch::sin(0.013 * torch::arange(4 * 3 * 32 * 32, torch::kDouble)).view({4, 3, 32, 32});
+  auto expect_log_probs = [&](const std::string& field) {
+    auto actual = torch::log_softmax(model->forward(x), 1).flatten();
+    auto expected = torch::tensor(golden.at(field).get<std::vector<double>>(), torch::kDouble);
+    ASSERT_EQ(actual.numel(), expected.numel()) << field;
+    const double difference =
+        (actual - expected).abs().max().item<double>() / expected.abs().max().item<double>();
+    EXPECT_LE(difference, 1e-9) << field;
+  };
+  model->train();
+  expect_log_probs("train_log_probs");
+  model->eval();
+  expect_log_probs("eval_log_probs");
 }
 
 TEST(ModelParameters, WideResNetsMatchPaper) {
@@ -125,7 +171,7 @@ TEST(ModelRegistry, NamesAreUniqueAndDescribed) {
     EXPECT_TRUE(seen.insert(info.name).second) << info.name;
     EXPECT_FALSE(info.description.empty()) << info.name;
   }
-  EXPECT_EQ(seen.size(), 11u);
+  EXPECT_EQ(seen.size(), 12u);
 }
 
 struct BatchNormCount {
@@ -155,6 +201,7 @@ TEST(ModelBatchNorm, ResidualNetsExposeTheirBatchNorms) {
   // One after the stem and two per block; ResNet-18 adds one per projection shortcut; WRN has
   // two per block and a final one.
   EXPECT_EQ(count_batch_norms(*make_model("resnet20", {3, 32, 32, 10})).two_d, 1 + 2 * 9);
+  EXPECT_EQ(count_batch_norms(*make_model("resnet20-proj", {3, 32, 32, 10})).two_d, 1 + 2 * 9 + 2);
   EXPECT_EQ(count_batch_norms(*make_model("resnet18", {3, 32, 32, 10})).two_d, 1 + 2 * 8 + 3);
   EXPECT_EQ(count_batch_norms(*make_model("wrn-16-4", {3, 32, 32, 10})).two_d, 2 * 6 + 1);
 }

@@ -40,10 +40,12 @@ void list(const std::string& what) {
   }
   if (what.empty() || what == "models") {
     section("models (model = ...)");
+    size_t width = 0;  // as for the algorithms
+    for (const auto& m : model_registry()) width = std::max(width, m.name.size());
     for (const auto& m : model_registry()) {
-      std::cout << fmt::format("  {:<12} {}\n", m.name, m.description);
+      std::cout << fmt::format("  {:<{}} {}\n", m.name, width, m.description);
     }
-    std::cout << fmt::format("  {:<12} {}\n", "PATH.pt",
+    std::cout << fmt::format("  {:<{}} {}\n", "PATH.pt", width,
                              "your own network, saved from Python as TorchScript "
                              "(torch.jit.script(net).save(PATH)); any name with a '/' is a path");
   }

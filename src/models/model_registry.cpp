@@ -40,6 +40,12 @@ const std::vector<Entry>& entries() {
          [](const std::string&, const InputShape& s) { return make_lenet5(s, true); }},
         {{"resnet20", "CIFAR ResNet-20 (He et al. 2016), option-A shortcuts, 0.27M params"},
          cifar(20)},
+        {{"resnet20-proj",
+          "CIFAR ResNet-20 with option-B (projection) shortcuts, as the DANA authors train it, "
+          "0.27M params"},
+         [](const std::string& name, const InputShape& shape) {
+           return make_cifar_resnet(name, 20, shape, /*projection=*/true);
+         }},
         {{"resnet32", "CIFAR ResNet-32 (He et al. 2016), option-A shortcuts, 0.46M params"},
          cifar(32)},
         {{"resnet44", "CIFAR ResNet-44 (He et al. 2016), option-A shortcuts, 0.66M params"},

@@ -1,9 +1,11 @@
 // Residual networks of He, Zhang, Ren & Sun, "Deep Residual Learning for Image Recognition"
 // (CVPR 2016). The CIFAR family (resnet20 ... resnet110, depth 6n + 2, section 4.2) uses
 // three stages of 16, 32 and 64 channels and the parameter-free "option A" shortcut, so that
-// its parameter counts match the paper's Table 6. ResNet-18 is the ImageNet architecture of
-// Table 1 with the 7x7 stem and max pooling replaced by a single 3x3 convolution, the usual
-// adaptation to 32x32 images. Both end in adaptive average pooling, so one model serves
+// its parameter counts match the paper's Table 6. resnet20-proj is the same network with
+// "option B" projection shortcuts, as the widespread PyTorch ResNet_Cifar code the DANA authors'
+// simulator trains defines it (272,474 parameters, 2,752 more). ResNet-18 is the ImageNet
+// architecture of Table 1 with the 7x7 stem and max pooling replaced by a single 3x3 convolution,
+// the usual adaptation to 32x32 images. Both end in adaptive average pooling, so one model serves
 // 28x28 MNIST-style and 32x32 CIFAR-style inputs.
 #include <string>
 #include <vector>
@@ -24,8 +26,8 @@ enum class Shortcut {
   // Option A (the CIFAR ResNets): take every other pixel and pad the new channels with zeros, so
   // the shortcut adds no parameters.
   kPadded,
-  // Option B (ResNet-18): a learned 1x1 convolution and BatchNorm, which is what ResNet-18's
-  // published parameter count assumes.
+  // Option B (ResNet-18, resnet20-proj): a learned 1x1 convolution and BatchNorm, which is what
+  // ResNet-18's published parameter count assumes.
   kProjected,
 };
 
@@ -98,7 +100,7 @@ class ResidualNet : public Model {
 
 class CifarResNet : public ResidualNet {
  public:
-  CifarResNet(int blocks_per_stage, const InputShape& shape) {
+  CifarResNet(int blocks_per_stage, Shortcut shortcut, const InputShape& shape) {
     conv1_ = register_module("conv1", conv3x3(shape.channels, 16, 1));
     bn1_ = register_module("bn1", torch::nn::BatchNorm2d(16));
     int64_t in = 16;
@@ -107,7 +109,7 @@ class CifarResNet : public ResidualNet {
       torch::nn::Sequential layer;
       for (int block = 0; block < blocks_per_stage; ++block) {
         const int64_t stride = (stage > 0 && block == 0) ? 2 : 1;
-        layer->push_back(Block(in, widths[stage], stride, Shortcut::kPadded));
+        layer->push_back(Block(in, widths[stage], stride, shortcut));
         in = widths[stage];
       }
       layers_.push_back(register_module("layer" + std::to_string(stage + 1), layer));
@@ -159,14 +161,15 @@ void init_residual_weights(torch::nn::Module& model) {
 }
 
 std::shared_ptr<Model> make_cifar_resnet(const std::string& name, int depth,
-                                         const InputShape& shape) {
+                                         const InputShape& shape, bool projection) {
   if (depth < 8 || (depth - 2) % 6 != 0) {
     throw ConfigError(
         name + ": CIFAR ResNet depth must be 6n + 2 with n >= 1, got " + std::to_string(depth),
         "use resnet20, resnet32, resnet44, resnet56 or resnet110");
   }
   require_min_input_side(name, shape, kMinResidualInputSide);
-  return std::make_shared<CifarResNet>((depth - 2) / 6, shape);
+  return std::make_shared<CifarResNet>(
+      (depth - 2) / 6, projection ? Shortcut::kProjected : Shortcut::kPadded, shape);
 }
 
 std::shared_ptr<Model> make_resnet18(const std::string& name, const InputShape& shape) {

@@ -17,9 +17,10 @@ std::shared_ptr<Model> make_mlp(const InputShape& shape);
 std::shared_ptr<Model> make_lenet5(const InputShape& shape, bool batch_norm);
 
 // resnet.cpp: He et al. 2016 CIFAR ResNets (depth = 6n + 2) and the ImageNet-style ResNet-18
-// adapted to 32x32 inputs.
+// adapted to 32x32 inputs. `projection`: the CIFAR ResNet's shortcuts where the shape changes
+// are 1x1 convolutions with BatchNorm (option B) instead of the paper's parameter-free option A.
 std::shared_ptr<Model> make_cifar_resnet(const std::string& name, int depth,
-                                         const InputShape& shape);
+                                         const InputShape& shape, bool projection = false);
 std::shared_ptr<Model> make_resnet18(const std::string& name, const InputShape& shape);
 
 // torchscript_model.cpp: a network saved from Python. A model name with a '/' or ending in ".pt"
