@@ -2,8 +2,8 @@
 // (CVPR 2016). The CIFAR family (resnet20 ... resnet110, depth 6n + 2, section 4.2) uses
 // three stages of 16, 32 and 64 channels and the parameter-free "option A" shortcut, so that
 // its parameter counts match the paper's Table 6. resnet20-proj is the same network with
-// "option B" projection shortcuts, as the widespread PyTorch ResNet_Cifar code the DANA authors'
-// simulator trains defines it (272,474 parameters, 2,752 more). ResNet-18 is the ImageNet
+// "option B" projection shortcuts, as the PyTorch ResNet_Cifar that the DANA authors' simulator
+// trains defines it (272,474 parameters, 2,752 more). ResNet-18 is the ImageNet
 // architecture of Table 1 with the 7x7 stem and max pooling replaced by a single 3x3 convolution,
 // the usual adaptation to 32x32 images. Both end in adaptive average pooling, so one model serves
 // 28x28 MNIST-style and 32x32 CIFAR-style inputs.
