@@ -380,6 +380,10 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   EXPECT_NE(report.find("| slow | 2 | 0.6000 (running, epoch 1), - (running, no evaluation yet) |"),
             std::string::npos)
       << report;
+  // Runs that have not ended have not reached the target yet; "never" is for runs that ended.
+  const std::string slow_row = report.substr(report.find("| slow |"));
+  EXPECT_NE(slow_row.substr(0, slow_row.find('\n')).find("| not yet |"), std::string::npos)
+      << report;
   EXPECT_NE(report.find("time to ref's final acc"), std::string::npos) << report;
   EXPECT_NE(report.find("Runs: `dsgd sweep fake.toml`"), std::string::npos) << report;
   EXPECT_EQ(report.find("# old"), std::string::npos) << report;

@@ -87,7 +87,11 @@ Row summarise(const Configuration& c, double target) {
     for (const auto& [key, value] : run.traffic) traffic[key].push_back(value);
     if (target > 0.0) {
       ++row.with_metrics;
-      if (auto r = time_to_target(run, target)) reached.push_back(*r);
+      if (auto r = time_to_target(run, target)) {
+        reached.push_back(*r);
+      } else if (run.status == "running" || run.status == "interrupted") {
+        ++row.may_still_reach;
+      }
     }
   }
   row.staleness = mean_of(staleness);
@@ -169,7 +173,8 @@ std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
          {"target_epoch", "target_updates", "target_sim_time"},
          [](const Configuration&, const Row& row) -> std::string {
            if (row.with_metrics == 0) return "-";
-           if (!row.reached_mean) return "never";
+           // A run that has not ended may still get there: "never" only once none can.
+           if (!row.reached_mean) return row.may_still_reach > 0 ? "not yet" : "never";
            const Reached& r = *row.reached_mean;
            std::string cell =
                fmt::format("{:.3g} / {:.0f} / {:.0f}", r.epoch, r.updates, r.sim_time);

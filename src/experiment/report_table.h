@@ -21,6 +21,7 @@ struct Row {
   std::optional<Reached> reached_mean;
   int reached = 0;
   int with_metrics = 0;
+  int may_still_reach = 0;  // seeds that have not reached it but are running or interrupted
   std::optional<double> staleness, gap;
   std::optional<double> sim_time;  // at the last evaluation, mean over the seeds
   std::map<std::string, double> traffic;
