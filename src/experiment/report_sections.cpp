@@ -67,7 +67,8 @@ std::string table_intro(const Layout& layout, const std::vector<Row>& rows) {
   if (layout.has_target()) {
     md << fmt::format(
         "Time to {}: the first evaluation at or above it, as epoch / updates / simulated time, "
-        "mean over the seeds that got there (k/n when not all did){}. ",
+        "mean over the seeds that got there (k/n when not all did; \"not yet\" while a seed "
+        "that has not is still running or interrupted){}. ",
         layout.target_name(),
         layout.relative_target()
             ? fmt::format("; the reference is the {} {} with the same other labels, or the only "
