@@ -13,7 +13,8 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -22,7 +23,8 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -31,7 +33,8 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -40,7 +43,8 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -49,7 +53,8 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -58,7 +63,8 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 unset multiplot
 set output
 set terminal svg dynamic size 1440,1180 font "sans,10"
@@ -72,7 +78,8 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -81,7 +88,8 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -90,7 +98,8 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -99,7 +108,8 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -108,7 +118,8 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -117,6 +128,7 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=8.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=8.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=8.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
 unset multiplot
 set output
