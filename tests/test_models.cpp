@@ -6,13 +6,12 @@
 #include <torch/torch.h>
 
 #include <cmath>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/errors.h"
+#include "golden_trajectory.h"
 #include "models/model.h"
 
 namespace dsgd {
@@ -60,15 +59,11 @@ TEST(ModelParameters, OptionAShortcutsHaveNoParameters) {
 // and, with the same weights on the same input, the same log-probabilities in training mode and
 // then in evaluation mode on the running statistics the training pass left.
 TEST(ModelGolden, ResNet20ProjIsTheDanaAuthorsResNet20) {
-  const std::string path =
-      std::string(DSGD_SOURCE_DIR) + "/tests/golden/data/resnet20-proj-forward.json";
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path;
-  const auto golden = nlohmann::json::parse(in);
+  const auto reference = golden::load("resnet20-proj-forward");
   auto model = make_model("resnet20-proj", {3, 32, 32, 10});
   model->to(torch::kDouble);
   const auto parameters = model->parameters();
-  const auto& shapes = golden.at("shapes");
+  const auto& shapes = reference.at("shapes");
   ASSERT_EQ(parameters.size(), shapes.size());
   int64_t offset = 0;
   torch::NoGradGuard no_grad;
@@ -80,15 +75,13 @@ TEST(ModelGolden, ResNet20ProjIsTheDanaAuthorsResNet20) {
     p.copy_((0.1 * torch::sin(0.7 * j + 0.3)).view_as(p));
     offset += p.numel();
   }
-  EXPECT_EQ(offset, golden.at("parameters").get<int64_t>());
+  EXPECT_EQ(offset, reference.at("parameters").get<int64_t>());
   auto x = torch::sin(0.013 * torch::arange(4 * 3 * 32 * 32, torch::kDouble)).view({4, 3, 32, 32});
   auto expect_log_probs = [&](const std::string& field) {
     auto actual = torch::log_softmax(model->forward(x), 1).flatten();
-    auto expected = torch::tensor(golden.at(field).get<std::vector<double>>(), torch::kDouble);
+    auto expected = golden::vec(reference.at(field));
     ASSERT_EQ(actual.numel(), expected.numel()) << field;
-    const double difference =
-        (actual - expected).abs().max().item<double>() / expected.abs().max().item<double>();
-    EXPECT_LE(difference, 1e-9) << field;
+    EXPECT_LE(golden::relative_difference(actual, expected), golden::kTolerance) << field;
   };
   model->train();
   expect_log_probs("train_log_probs");

@@ -14,6 +14,10 @@ namespace dsgd {
 namespace {
 
 bool ok(const RunResult& run) { return run.status == "ok"; }
+// A run that has not ended: it may still evaluate again.
+bool unfinished(const RunResult& run) {
+  return run.status == "running" || run.status == "interrupted";
+}
 
 std::vector<double> values_of(const Configuration& c, double RunResult::*field) {
   std::vector<double> values;
@@ -89,7 +93,7 @@ Row summarise(const Configuration& c, double target) {
       ++row.with_metrics;
       if (auto r = time_to_target(run, target)) {
         reached.push_back(*r);
-      } else if (run.status == "running" || run.status == "interrupted") {
+      } else if (unfinished(run)) {
         ++row.may_still_reach;
       }
     }
@@ -125,9 +129,9 @@ std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
     std::string one = run.status.empty() ? "-" : run.status;
     if (ok(run)) {
       one = fmt::format("{:.4f}", run.*field);
-    } else if ((run.status == "running" || run.status == "interrupted") && run.epochs <= 0) {
+    } else if (unfinished(run) && run.epochs <= 0) {
       one = fmt::format("- ({}, no evaluation yet)", run.status);
-    } else if (run.status == "running" || run.status == "interrupted") {
+    } else if (unfinished(run)) {
       one = fmt::format("{:.4f} ({}, epoch {:g})", run.*field, run.status, run.epochs);
     }
     out += (out.empty() ? "" : ", ") + one;
