@@ -2,9 +2,9 @@
 set termoption noenhanced
 set key font ",8" samplen 2
 set grid lc rgb "#dddddd"
-set terminal pngcairo size 1440,800 font "sans,10"
+set terminal pngcairo size 1440,1180 font "sans,10"
 set output "workers=16.png"
-set multiplot layout 2,2 title "workers=16"
+set multiplot layout 3,2 title "workers=16"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -13,10 +13,7 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -25,10 +22,7 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -37,10 +31,7 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -49,15 +40,30 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+set title "staleness of the applied messages"
+set xlabel "staleness (server updates)"
+set ylabel "share of updates"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+set title "test accuracy against bytes moved"
+set xlabel "bytes moved"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 unset multiplot
 set output
-set terminal svg dynamic size 1440,800 font "sans,10"
+set terminal svg dynamic size 1440,1180 font "sans,10"
 set output "workers=16.svg"
-set multiplot layout 2,2 title "workers=16"
+set multiplot layout 3,2 title "workers=16"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -66,10 +72,7 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -78,10 +81,7 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -90,10 +90,7 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -102,9 +99,24 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+set title "staleness of the applied messages"
+set xlabel "staleness (server updates)"
+set ylabel "share of updates"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+set title "test accuracy against bytes moved"
+set xlabel "bytes moved"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 unset multiplot
 set output

@@ -14,7 +14,8 @@ unset logscale x
 set xtics autofreq
 set key outside right top vertical
 plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+     "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -23,8 +24,9 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -33,8 +35,9 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -43,8 +46,9 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -53,8 +57,9 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -63,7 +68,8 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 unset multiplot
 set output
 set terminal svg dynamic size 1440,1180 font "sans,10"
@@ -78,7 +84,8 @@ unset logscale x
 set xtics autofreq
 set key outside right top vertical
 plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+     "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -87,8 +94,9 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -97,8 +105,9 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -107,8 +116,9 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -117,8 +127,9 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -127,6 +138,7 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd"
+plot "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 unset multiplot
 set output
