@@ -41,11 +41,14 @@ std::vector<int64_t> local_steps_per_worker(const RunConfig& c) {
   return steps;
 }
 
-double mean_local_steps(const RunConfig& c) {
-  const std::vector<int64_t> steps = local_steps_per_worker(c);
+namespace {
+double mean_of(const std::vector<int64_t>& steps) {
   return static_cast<double>(std::accumulate(steps.begin(), steps.end(), int64_t{0})) /
          static_cast<double>(steps.size());
 }
+}  // namespace
+
+double mean_local_steps(const RunConfig& c) { return mean_of(local_steps_per_worker(c)); }
 
 std::string describe_local_steps(const RunConfig& c) {
   const std::vector<int64_t> steps = local_steps_per_worker(c);
@@ -56,7 +59,7 @@ std::string describe_local_steps(const RunConfig& c) {
   return fmt::format(
       "local steps per worker (local.dylu, from the declared speeds): {} (mean {:.2f} minibatches "
       "per exchange)\n",
-      each, mean_local_steps(c));
+      each, mean_of(steps));
 }
 
 std::map<std::string, double> exchange_traffic(const std::vector<int64_t>& order,
