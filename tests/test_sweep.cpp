@@ -12,6 +12,7 @@
 
 #include "cli_helpers.h"
 #include "core/errors.h"
+#include "experiment/plots.h"
 #include "experiment/report.h"
 #include "experiment/run_results.h"
 #include "experiment/sweep_spec.h"
@@ -212,6 +213,28 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
   EXPECT_NE(report.find("| simulated time |"), std::string::npos) << report;
   EXPECT_NE(read_file(out / "report-plots" / "all.gp").find("test accuracy against bytes moved"),
             std::string::npos);
+  fs::remove_all(dir);
+}
+
+// A one-panel figure named as its panel (accuracy against workers) says the name once; a grid of
+// panels keeps the figure's name above them and each panel's own.
+TEST(Plots, AFigureSaysEachTitleOnce) {
+  const fs::path dir = fresh_dir("plots_titles");
+  fs::create_directories(dir);
+  const Curve line{"sgd", {1.0, 2.0}, {0.5, 0.6}, {0.5, 0.6}, {0.5, 0.6}};
+  const auto occurrences = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  draw_figure((dir / "one").string(), "accuracy", {Panel{"accuracy", "x", "y", false, {line}}});
+  // Twice: the PNG's script and the SVG's.
+  EXPECT_EQ(occurrences(read_file(dir / "one.gp"), "\"accuracy\""), 2u);
+  draw_figure((dir / "two").string(), "run",
+              {Panel{"accuracy", "x", "y", false, {line}}, Panel{"loss", "x", "y", true, {line}}});
+  const std::string two = read_file(dir / "two.gp");
+  EXPECT_EQ(occurrences(two, "title \"run\""), 2u) << two;
+  EXPECT_EQ(occurrences(two, "\"accuracy\""), 2u) << two;
   fs::remove_all(dir);
 }
 

@@ -143,6 +143,9 @@ void draw_figure(const std::string& base, const std::string& title,
   const int columns = panels.size() > 1 ? 2 : 1;
   const int width = 720 * columns;  // each panel keeps its legend beside it
   const int height = 380 * rows + 40;
+  // A figure of one panel named as the figure would say its name twice, one line above the other.
+  const bool title_once = panels.size() == 1 && panels.front().title == title;
+  const std::string layout_title = title_once ? "" : " title " + quoted(title);
   std::ostringstream script;
   script << "# Made by dsgd report; `gnuplot " << name << ".gp` in this folder draws it again.\n"
          << "set termoption noenhanced\nset key font \",8\" samplen 2\n"
@@ -151,7 +154,7 @@ void draw_figure(const std::string& base, const std::string& title,
        {std::pair<std::string, std::string>{"pngcairo", "png"}, {"svg dynamic", "svg"}}) {
     script << fmt::format("set terminal {} size {},{} font \"sans,10\"\n", terminal, width, height)
            << "set output " << quoted(name + "." + extension) << "\n"
-           << fmt::format("set multiplot layout {},{} title {}\n", rows, columns, quoted(title))
+           << fmt::format("set multiplot layout {},{}{}\n", rows, columns, layout_title)
            << plots.str() << "unset multiplot\nset output\n";
   }
   write_file_atomically(absolute + ".dat", data.str());
