@@ -2,9 +2,9 @@
 set termoption noenhanced
 set key font ",8" samplen 2
 set grid lc rgb "#dddddd"
-set terminal pngcairo size 1440,1180 font "sans,10"
+set terminal pngcairo size 1440,1560 font "sans,10"
 set output "workers=32.png"
-set multiplot layout 3,2 title "workers=32"
+set multiplot layout 4,2 title "workers=32"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -15,7 +15,8 @@ set xtics autofreq
 set key outside right top vertical
 plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+     "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -24,9 +25,10 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -35,9 +37,10 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -46,9 +49,10 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -57,9 +61,9 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -68,13 +72,23 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
+set title "learner spread before the last average of each period"
+set xlabel "epoch"
+set ylabel "spread"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=32.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 unset multiplot
 set output
-set terminal svg dynamic size 1440,1180 font "sans,10"
+set terminal svg dynamic size 1440,1560 font "sans,10"
 set output "workers=32.svg"
-set multiplot layout 3,2 title "workers=32"
+set multiplot layout 4,2 title "workers=32"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -85,7 +99,8 @@ set xtics autofreq
 set key outside right top vertical
 plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+     "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -94,9 +109,10 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -105,9 +121,10 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -116,9 +133,10 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -127,9 +145,9 @@ set format y "%g"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -138,7 +156,17 @@ set format y "% h"
 unset logscale x
 set xtics autofreq
 set key outside right top vertical
-plot "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
-     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd"
+plot "workers=32.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "nag-asgd", \
+     "workers=32.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "asgd", \
+     "workers=32.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
+set title "learner spread before the last average of each period"
+set xlabel "epoch"
+set ylabel "spread"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set key outside right top vertical
+plot "workers=32.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "ssgd"
 unset multiplot
 set output
