@@ -5,8 +5,10 @@
 // Each item detects the API it adapts to (not the version number), so versions in between work.
 #pragma once
 
+#include <ATen/autocast_mode.h>
 #include <c10/core/Allocator.h>
 #include <c10/core/CPUAllocator.h>
+#include <torch/version.h>
 
 #include <cstddef>
 #include <type_traits>
@@ -83,5 +85,40 @@ class ForwardingAllocator : public detail::WithAllocate<c10::Allocator> {
  public:
   explicit ForwardingAllocator(c10::Allocator* base) : detail::WithAllocate<c10::Allocator>(base) {}
 };
+
+// Autocast's per-thread switch and lower-precision type for one device type (CPU or CUDA).
+// LibTorch 2.4 replaced the per-device functions (is_cpu_enabled, set_autocast_gpu_dtype, ...)
+// by ones taking the device type, and deprecated the old; free functions cannot be detected by
+// overload tricks the way the allocator's members are, so this item tests the version.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+inline bool autocast_enabled(c10::DeviceType type) {
+  return at::autocast::is_autocast_enabled(type);
+}
+inline void set_autocast_enabled(c10::DeviceType type, bool on) {
+  at::autocast::set_autocast_enabled(type, on);
+}
+inline at::ScalarType autocast_dtype(c10::DeviceType type) {
+  return at::autocast::get_autocast_dtype(type);
+}
+inline void set_autocast_dtype(c10::DeviceType type, at::ScalarType dtype) {
+  at::autocast::set_autocast_dtype(type, dtype);
+}
+#else
+inline bool autocast_enabled(c10::DeviceType type) {
+  return type == c10::DeviceType::CUDA ? at::autocast::is_enabled()
+                                       : at::autocast::is_cpu_enabled();
+}
+inline void set_autocast_enabled(c10::DeviceType type, bool on) {
+  type == c10::DeviceType::CUDA ? at::autocast::set_enabled(on) : at::autocast::set_cpu_enabled(on);
+}
+inline at::ScalarType autocast_dtype(c10::DeviceType type) {
+  return type == c10::DeviceType::CUDA ? at::autocast::get_autocast_gpu_dtype()
+                                       : at::autocast::get_autocast_cpu_dtype();
+}
+inline void set_autocast_dtype(c10::DeviceType type, at::ScalarType dtype) {
+  type == c10::DeviceType::CUDA ? at::autocast::set_autocast_gpu_dtype(dtype)
+                                : at::autocast::set_autocast_cpu_dtype(dtype);
+}
+#endif
 
 }  // namespace dsgd::compat

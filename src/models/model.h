@@ -8,11 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "models/compute_format.h"
+
 namespace dsgd {
 
 class Model : public torch::nn::Module {
  public:
   virtual torch::Tensor forward(torch::Tensor x) = 0;
+
+  // forward() in the model's compute format (its input's layout, bf16 autocast), returning
+  // float32 logits: what training, evaluation and BatchNorm re-estimation call.
+  torch::Tensor predict(torch::Tensor x);
+  void set_compute_format(const ComputeFormat& format) { format_ = format; }
+  const ComputeFormat& compute_format() const { return format_; }
 
   // BatchNorm re-estimation (run/evaluator.h). Whether the model has BatchNorm layers; reset their
   // running statistics and make them keep the exact (cumulative) average of the batches that
@@ -24,6 +32,7 @@ class Model : public torch::nn::Module {
 
  private:
   std::vector<c10::optional<double>> saved_momentum_;
+  ComputeFormat format_;
 };
 
 struct InputShape {

@@ -16,7 +16,7 @@ void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first,
   forward_model->train(true);
   for (int64_t k = 0; k < batches; ++k) {
     Batch batch = stream.batch(first + k);
-    forward_model->forward(batch.inputs.to(device));
+    forward_model->predict(batch.inputs.to(device));
   }
   forward_model->end_batchnorm_average();
   forward_model->train(was_training);
@@ -36,7 +36,7 @@ EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& 
     int64_t n = std::min(chunk, data.size() - start);
     torch::Tensor inputs = normalize_images(data.images.narrow(0, start, n), norm).to(device);
     torch::Tensor labels = data.labels.narrow(0, start, n).to(device);
-    torch::Tensor logits = forward_model->forward(inputs);
+    torch::Tensor logits = forward_model->predict(inputs);
     loss_sum +=
         torch::nn::functional::cross_entropy(
             logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))

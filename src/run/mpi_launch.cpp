@@ -87,6 +87,7 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
   // Engines set up communicators (collective calls): only once every rank has its session.
   std::unique_ptr<Engine> engine;
   agreed(world, [&] { engine = session->plan().build_mpi(*session, world); });
+  if (root) std::cerr << session->context().compute_format_note();
   if (root && session->plan().family == AlgorithmFamily::kAsync) {
     std::cerr << describe_local_steps(config);
   }

@@ -30,6 +30,7 @@ std::string run_simulated(const RunConfig& config, const std::string& out_dir, b
         plan.replicas > 1 ? fmt::format(" on each of {} replicas", plan.replicas) : "",
         plan.reason);
   }
+  std::cerr << session.context().compute_format_note();
   if (session.plan().family == AlgorithmFamily::kAsync) std::cerr << describe_local_steps(config);
   std::string path = out_dir.empty() ? default_run_path(config.algo) : out_dir;
   TensorMap checkpoint;  // outlives the run: engines may read it while running

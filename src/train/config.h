@@ -43,6 +43,10 @@ struct RunConfig {
   double eval_every = 1.0;  // epochs between evaluations
   int64_t bn_batches = 20;  // training batches that re-estimate BatchNorm statistics
   std::string device = "cpu";
+  // How the model computes (models/compute_format.h): the activations' layout, contiguous or
+  // channels-last, and fp32 or bf16 mixed precision (weights, gradients and rule state fp32).
+  std::string memory_format = "contiguous";
+  std::string precision = "fp32";
 
   // Simulator timing (async and sync families).
   double timing_shape = 100.0;        // gamma shape k: minibatch time ~ Gamma(k, B/k)

@@ -150,6 +150,17 @@ const std::vector<KeySpec>& key_specs() {
       // Checkpoints hold host tensors (core/checkpoint.cpp): a run saved on a GPU resumes on a
       // CPU and the other way.
       spec("device", &RunConfig::device, kMayChange, "cpu or cuda", one_of({"cpu", "cuda"})),
+      // Neither changes the flat vectors a checkpoint holds (models/compute_format.h).
+      spec("memory_format", &RunConfig::memory_format, kMayChange,
+           "layout of the activations: contiguous (NCHW) or channels-last (NHWC, what oneDNN and "
+           "GPU tensor cores prefer: faster convolutions; results differ by rounding)",
+           one_of({"contiguous", "channels-last"})),
+      spec("precision", &RunConfig::precision, kMayChange,
+           "fp32, or bf16: mixed precision, convolutions and matrix products in bfloat16 under "
+           "autocast, the weights, gradients, every rule's state and the loss in float32 (fast "
+           "on CPUs with AVX-512 BF16 or AMX and GPUs from compute capability 8.0; elsewhere the "
+           "run says it will be slow)",
+           one_of({"fp32", "bf16"})),
       spec("timing.shape", &RunConfig::timing_shape, kFixed,
            "gamma shape k of minibatch times (CV = 1/sqrt(k))", at_least(0, false), kMultiWorker),
       spec("timing.speeds", &RunConfig::timing_speeds, kFixed,

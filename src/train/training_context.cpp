@@ -73,7 +73,7 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
                       "choose a smaller batch_size");
   }
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
-  replica_.net = make_model(config_.model, input_shape());
+  replica_.net = make_net();
   replica_.flat = std::make_unique<FlatModel>(replica_.net, device_);
   const int64_t samples_per_update =
       shape_.samples_per_update > 0 ? shape_.samples_per_update : config_.batch_size;
@@ -116,6 +116,27 @@ ComputePlan TrainingContext::make_compute_plan(int64_t default_threads) const {
                       this_machine());
 }
 
+std::shared_ptr<Model> TrainingContext::make_net() const {
+  std::shared_ptr<Model> net = make_model(config_.model, input_shape());
+  net->set_compute_format(compute_format_from(config_.memory_format, config_.precision));
+  return net;
+}
+
+std::string TrainingContext::compute_format_note() const {
+  const ComputeFormat format = replica_.net->compute_format();
+  std::string note = "compute: " + describe(format);
+  if (format.precision == Precision::kBFloat16) {
+    const std::string slow = bf16_slowness(device_);
+    if (!slow.empty()) {
+      note += fmt::format(
+          "\nwarning: precision = \"bf16\", but {}: LibTorch emulates bf16 here, and a step is "
+          "likely slower than in fp32 (set precision = \"fp32\")",
+          slow);
+    }
+  }
+  return note + "\n";
+}
+
 InputShape TrainingContext::input_shape() const {
   return {data_.train.channels(), data_.train.height(), data_.train.width(),
           data_.train.num_classes};
@@ -128,7 +149,7 @@ WorkerStream TrainingContext::make_stream(int64_t worker) const {
 
 torch::Tensor ModelReplica::compute_gradient(const Batch& batch, torch::Device device) {
   flat->zero_grad();
-  torch::Tensor logits = net->forward(batch.inputs.to(device));
+  torch::Tensor logits = net->predict(batch.inputs.to(device));
   torch::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.labels.to(device));
   loss.backward();
   return loss.detach();
@@ -141,7 +162,7 @@ ModelReplica TrainingContext::make_replica() const {
     // (Replicas are made before any thread computes, so no lock is needed.)
     at::Generator generator = at::detail::getDefaultCPUGenerator();
     torch::Tensor state = generator.get_state();
-    replica.net = make_model(config_.model, input_shape());
+    replica.net = make_net();
     generator.set_state(state);
   }
   replica.flat = std::make_unique<FlatModel>(replica.net, device_);

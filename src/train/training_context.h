@@ -89,12 +89,18 @@ class TrainingContext {
     return replica_.compute_gradient(batch, device_);
   }
 
+  // The model's compute format for the log ("compute: channels-last, bf16 mixed precision"), and a
+  // warning line when the device would compute bf16 slowly.
+  std::string compute_format_note() const;
+
   // Another replica of the model, with model()'s parameters and buffers. It draws nothing from
   // LibTorch's global generator, so making replicas changes no run.
   ModelReplica make_replica() const;
 
  private:
   InputShape input_shape() const;  // what the model is built for
+  // A new network of the config's model in the config's compute format.
+  std::shared_ptr<Model> make_net() const;
   ComputePlan make_compute_plan(int64_t default_threads) const;
 
   RunConfig config_;

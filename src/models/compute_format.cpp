@@ -1,0 +1,94 @@
+// Memory layout and precision of a forward pass; see compute_format.h. Model::predict, the one
+// entry every training step, evaluation and BatchNorm re-estimation goes through, is here too:
+// it is where a model meets its format.
+#include "models/compute_format.h"
+
+#include <ATen/detail/CUDAHooksInterface.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/torch_compat.h"
+#include "models/model.h"
+
+namespace dsgd {
+
+ComputeFormat compute_format_from(const std::string& memory_format, const std::string& precision) {
+  ComputeFormat format;
+  format.memory_format =
+      memory_format == "channels-last" ? MemoryFormat::kChannelsLast : MemoryFormat::kContiguous;
+  format.precision = precision == "bf16" ? Precision::kBFloat16 : Precision::kFloat32;
+  return format;
+}
+
+std::string describe(const ComputeFormat& format) {
+  return std::string(format.memory_format == MemoryFormat::kChannelsLast ? "channels-last"
+                                                                         : "contiguous") +
+         (format.precision == Precision::kBFloat16 ? ", bf16 mixed precision" : ", fp32");
+}
+
+torch::Tensor to_memory_format(torch::Tensor inputs, MemoryFormat format) {
+  if (format != MemoryFormat::kChannelsLast || inputs.dim() != 4) return inputs;
+  return inputs.contiguous(torch::MemoryFormat::ChannelsLast);
+}
+
+AutocastScope::AutocastScope(Precision precision, torch::Device device)
+    : active_(precision == Precision::kBFloat16), device_type_(device.type()) {
+  if (!active_) return;
+  was_enabled_ = compat::autocast_enabled(device_type_);
+  previous_dtype_ = compat::autocast_dtype(device_type_);
+  compat::set_autocast_dtype(device_type_, at::kBFloat16);
+  compat::set_autocast_enabled(device_type_, true);
+}
+
+AutocastScope::~AutocastScope() {
+  if (!active_) return;
+  compat::set_autocast_enabled(device_type_, was_enabled_);
+  compat::set_autocast_dtype(device_type_, previous_dtype_);
+  // The cache is per thread too; the autograd graph keeps its own references to the copies the
+  // backward pass needs, so emptying the cache here loses nothing.
+  at::autocast::clear_cache();
+}
+
+namespace {
+
+// The CPU's feature flags as Linux lists them ("flags" on x86, "Features" on Arm).
+std::string cpu_flags() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0) {
+      return " " + line.substr(line.find(':') + 1) + " ";
+    }
+  }
+  return "";
+}
+
+bool has_flag(const std::string& flags, const std::string& flag) {
+  return flags.find(" " + flag + " ") != std::string::npos;
+}
+
+}  // namespace
+
+std::string bf16_slowness(torch::Device device) {
+  if (device.is_cuda()) {
+    // True from compute capability 8.0 (Ampere) on, where tensor cores compute bf16.
+    if (at::detail::getCUDAHooks().supportsBFloat16ConvolutionWithCuDNNv8()) return "";
+    return "this GPU has no bf16 tensor cores (compute capability below 8.0)";
+  }
+  const std::string flags = cpu_flags();
+  if (has_flag(flags, "avx512_bf16") || has_flag(flags, "amx_bf16") || has_flag(flags, "bf16")) {
+    return "";
+  }
+  return flags.empty() ? "this system does not list its CPU's features (no /proc/cpuinfo)"
+                       : "this CPU has neither AVX-512 BF16 nor AMX (nor Arm's BF16)";
+}
+
+torch::Tensor Model::predict(torch::Tensor x) {
+  AutocastScope autocast(format_.precision, x.device());
+  torch::Tensor logits = forward(to_memory_format(std::move(x), format_.memory_format));
+  // The loss, its sum over the test set and argmax see float32 logits in every format.
+  return logits.to(torch::kFloat);
+}
+
+}  // namespace dsgd
