@@ -2,8 +2,11 @@
 // mean the same on any machine. Run: build/dsgd_bench (add --benchmark_filter=... to select).
 //   augment vs step        assembling an augmented CIFAR batch of 128 vs one ResNet-20 step
 //   step pairs             dsgd's single-worker step vs a bare LibTorch loop, same batch, timed in
-//                          alternation; a TorchScript ResNet-20 vs the built-in; a simulated
-//                          update vs a bare step
+//                          alternation, in the default format and in channels-last fp32 and bf16;
+//                          a TorchScript ResNet-20 vs the built-in; a simulated update vs a bare
+//                          step
+//   format pairs           the bare loop in channels-last vs contiguous, and bf16 vs fp32: what
+//                          each compute format buys per model
 //   replicas               simulated updates/s on the automatic plan vs the sequential simulator,
 //                          and vs R replicas at the one-thread bare step rate
 //   server update          each asynchronous rule's update vs a copy of the same 10M vector
@@ -30,6 +33,7 @@
 #include "core/allocator.h"
 #include "core/flat_model.h"
 #include "core/host_staging.h"
+#include "core/torch_compat.h"
 #include "data/dataset.h"
 #include "data/worker_stream.h"
 #include "engine/sim/simulators.h"
@@ -55,19 +59,36 @@ Batch random_batch(int64_t channels, int64_t size) {
   return {torch::randn({kBatch, channels, size, size}), torch::randint(0, 10, {kBatch})};
 }
 
-// The reference: the loop a LibTorch user writes by hand.
+// The reference: the loop a LibTorch user writes by hand, in a compute format as PyTorch's
+// tutorials write it: the batch converted to channels-last, and autocast switched on around the
+// forward pass, its cache of bf16 weight copies emptied after it.
 class BareLoop {
  public:
-  BareLoop(const std::string& model_name, int64_t channels, int64_t size)
+  BareLoop(const std::string& model_name, int64_t channels, int64_t size, ComputeFormat format = {})
       : net_((torch::manual_seed(0), make_model(model_name, {channels, size, size, 10}))),
         optimizer_((net_->to(kDevice), net_->parameters()),
                    torch::optim::SGDOptions(0.01).momentum(0.9)),
-        batch_(random_batch(channels, size)) {}
+        batch_(random_batch(channels, size)),
+        format_(format) {}
   // The batch is on the host, as dsgd's are: both loops copy it to the device in their step.
   void step() {
     optimizer_.zero_grad();
-    auto loss = torch::nn::functional::cross_entropy(net_->forward(batch_.inputs.to(kDevice)),
-                                                     batch_.labels.to(kDevice));
+    torch::Tensor inputs = batch_.inputs.to(kDevice);
+    if (format_.memory_format == MemoryFormat::kChannelsLast) {
+      inputs = inputs.contiguous(torch::MemoryFormat::ChannelsLast);
+    }
+    const bool bf16 = format_.precision == Precision::kBFloat16;
+    if (bf16) {
+      compat::set_autocast_dtype(kDevice.type(), torch::kBFloat16);
+      compat::set_autocast_enabled(kDevice.type(), true);
+    }
+    torch::Tensor logits = net_->forward(inputs);
+    if (bf16) {
+      compat::set_autocast_enabled(kDevice.type(), false);
+      at::autocast::clear_cache();
+    }
+    auto loss =
+        torch::nn::functional::cross_entropy(logits.to(torch::kFloat), batch_.labels.to(kDevice));
     loss.backward();
     optimizer_.step();
     finish_device_work();
@@ -77,7 +98,20 @@ class BareLoop {
   std::shared_ptr<Model> net_;
   torch::optim::SGD optimizer_;
   Batch batch_;
+  ComputeFormat format_;
 };
+
+const ComputeFormat kContiguousFp32{};
+const ComputeFormat kChannelsLastFp32{MemoryFormat::kChannelsLast, Precision::kFloat32};
+const ComputeFormat kChannelsLastBf16{MemoryFormat::kChannelsLast, Precision::kBFloat16};
+
+// The config values of a format, for DsgdLoop.
+std::string memory_format_key(const ComputeFormat& f) {
+  return f.memory_format == MemoryFormat::kChannelsLast ? "channels-last" : "contiguous";
+}
+std::string precision_key(const ComputeFormat& f) {
+  return f.precision == Precision::kBFloat16 ? "bf16" : "fp32";
+}
 
 DatasetPair synthetic_pair(int64_t train, int64_t test, int64_t channels, int64_t size) {
   DatasetPair data;
@@ -91,8 +125,9 @@ DatasetPair synthetic_pair(int64_t train, int64_t test, int64_t channels, int64_
 // dsgd's own single-worker step: Session::compute_gradient plus the flat optimizer, at `threads`.
 class DsgdLoop {
  public:
-  DsgdLoop(const std::string& model_name, int64_t channels, int64_t size, int64_t threads)
-      : session_(config(model_name, threads), synthetic_pair(1024, 256, channels, size)),
+  DsgdLoop(const std::string& model_name, int64_t channels, int64_t size, int64_t threads,
+           ComputeFormat format = {})
+      : session_(config(model_name, threads, format), synthetic_pair(1024, 256, channels, size)),
         optimizer_({0.9, false, 0.0}, session_.model().params()),
         batch_(random_batch(channels, size)) {}
   void step() {
@@ -102,9 +137,12 @@ class DsgdLoop {
   }
 
  private:
-  static RunConfig config(const std::string& model_name, int64_t threads) {
+  static RunConfig config(const std::string& model_name, int64_t threads,
+                          const ComputeFormat& format) {
     RunConfig c;
     c.device = kDeviceName;
+    c.memory_format = memory_format_key(format);
+    c.precision = precision_key(format);
     c.model = model_name;
     c.lr = 0.01;
     c.threads = threads;
@@ -156,13 +194,22 @@ void alternate(benchmark::State& state, Reference& reference, Measured& measured
   state.counters["ratio"] = ratios[ratios.size() / 2];
 }
 
-// dsgd's step against the bare loop, both at every core.
-void BM_StepPair(benchmark::State& state, const std::string& model, int64_t channels,
-                 int64_t size) {
+// dsgd's step against the bare loop in the same compute format, both at every core.
+void BM_StepPair(benchmark::State& state, const std::string& model, int64_t channels, int64_t size,
+                 ComputeFormat format = {}) {
   torch::set_num_threads(static_cast<int>(kCores));
-  BareLoop bare(model, channels, size);
-  DsgdLoop dsgd(model, channels, size, kCores);
+  BareLoop bare(model, channels, size, format);
+  DsgdLoop dsgd(model, channels, size, kCores, format);
   alternate(state, bare, dsgd);
+}
+// The bare loop in two formats: what the measured one buys over the reference (ratio < 1:
+// faster).
+void BM_FormatPair(benchmark::State& state, const std::string& model, int64_t channels,
+                   int64_t size, ComputeFormat reference_format, ComputeFormat measured_format) {
+  torch::set_num_threads(static_cast<int>(kCores));
+  BareLoop reference(model, channels, size, reference_format);
+  BareLoop measured(model, channels, size, measured_format);
+  alternate(state, reference, measured);
 }
 // The same network as TorchScript (`/usr/bin/python3 examples/export_model.py --resnet20`
 // writes it) against the built-in: what a user's own model costs per step.
@@ -504,6 +551,39 @@ BENCHMARK(BM_TorchScriptPair_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(1
 BENCHMARK_CAPTURE(BM_StepPair, lenet5_bn, "lenet5-bn", 1, 28)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(4.0);
+BENCHMARK_CAPTURE(BM_StepPair, resnet20_channels_last, "resnet20", 3, 32, kChannelsLastFp32)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(10.0);
+BENCHMARK_CAPTURE(BM_StepPair, resnet20_channels_last_bf16, "resnet20", 3, 32, kChannelsLastBf16)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(10.0);
+
+// Per model: channels-last against contiguous (both fp32), bf16 against fp32 (both
+// channels-last), and the two together against the default.
+void register_format_pairs() {
+  struct Model {
+    const char* label;
+    const char* name;
+    int64_t channels, size;
+    double min_time;
+  };
+  struct Pair {
+    const char* label;
+    ComputeFormat reference, measured;
+  };
+  for (const Model& m :
+       {Model{"resnet20", "resnet20", 3, 32, 10.0}, Model{"lenet5_bn", "lenet5-bn", 1, 28, 4.0}}) {
+    for (const Pair& p : {Pair{"channels_last", kContiguousFp32, kChannelsLastFp32},
+                          Pair{"bf16", kChannelsLastFp32, kChannelsLastBf16},
+                          Pair{"channels_last_bf16", kContiguousFp32, kChannelsLastBf16}}) {
+      benchmark::RegisterBenchmark(fmt::format("BM_FormatPair/{}/{}", m.label, p.label).c_str(),
+                                   BM_FormatPair, m.name, m.channels, m.size, p.reference,
+                                   p.measured)
+          ->Unit(benchmark::kMillisecond)
+          ->MinTime(m.min_time);
+    }
+  }
+}
 
 // One server-update benchmark per asynchronous rule (a new rule is measured without a line
 // here), named like the rule with '_' for '-'; and the replicas comparison per model.
@@ -622,6 +702,7 @@ int main(int argc, char** argv) {
   // every core). LibTorch's own default may differ, which would make the reference unfair.
   torch::set_num_threads(static_cast<int>(dsgd::kCores));
   dsgd::register_per_case_benchmarks();
+  dsgd::register_format_pairs();
   dsgd::RatioReporter r;
   benchmark::RunSpecifiedBenchmarks(&r);
   std::printf("\n");
@@ -644,6 +725,21 @@ int main(int argc, char** argv) {
   }
   print_pair(r, "dsgd step / LibTorch step (ResNet-20)", "BM_StepPair/resnet20", 1.05);
   print_pair(r, "dsgd step / LibTorch step (lenet5-bn)", "BM_StepPair/lenet5_bn", 1.05);
+  print_pair(r, "dsgd step / LibTorch step (ResNet-20, CL)", "BM_StepPair/resnet20_channels_last/",
+             1.05);
+  print_pair(r, "dsgd step / LibTorch step (ResNet-20, CL bf16)",
+             "BM_StepPair/resnet20_channels_last_bf16", 1.05);
+  // What each format buys: the measured format's step over the reference format's (below 1 is
+  // faster; the speed-up is its inverse).
+  for (const char* model : {"resnet20", "lenet5_bn"}) {
+    for (const auto& [pair, label] :
+         {std::pair<const char*, const char*>{"channels_last/", "channels-last / contiguous"},
+          {"bf16/", "bf16 / fp32 (channels-last)"},
+          {"channels_last_bf16/", "CL bf16 / contiguous fp32"}}) {
+      print_pair(r, fmt::format("{} ({})", label, model),
+                 fmt::format("BM_FormatPair/{}/{}", model, pair), 1.0);
+    }
+  }
   print_pair(r, "TorchScript step / built-in (ResNet-20)", "BM_TorchScriptPair_ResNet20", 1.10);
   print_pair(r, "sim update (dana-zero N=32) / step", "BM_SimUpdatePair/dana_zero32", 1.03);
   print_pair(r, "sim update (dana-slim N=32) / step", "BM_SimUpdatePair/dana_slim32", 1.03);
