@@ -7,8 +7,9 @@
 #   scripts/campaign.sh docs/results/NAME.sweep.toml --stop       # SIGTERM: runs checkpoint, stop
 #
 # - The sweep folder is $DSGD_CAMPAIGNS/NAME (default: campaigns/ beside the repository), so a new
-#   checkout does not erase it; the sweep runs a copy of build/dsgd kept there, so rebuilding the
-#   work tree does not change a running campaign (the copy is refreshed at each start).
+#   checkout does not erase it; the sweep runs a copy of build/dsgd of its own (bin/NAME/dsgd
+#   there), so neither rebuilding the work tree nor starting another campaign changes a running
+#   campaign's code (the copy is refreshed when the campaign starts).
 # - It runs under `nice -n 19`: building and testing get the cores first.
 # - Starting it again continues it: finished runs are skipped, the others resume from their last
 #   checkpoint (`dsgd sweep`). On a replaced machine, finished runs are first restored from git
@@ -34,7 +35,8 @@ name=$(basename "$spec" .sweep.toml)
 root=${DSGD_CAMPAIGNS:-$(dirname "$repo")/campaigns}
 out=$root/$name
 kept=docs/results/$name-runs
-mkdir -p "$out" "$root/bin"
+bin=$root/bin/$name
+mkdir -p "$out" "$bin"
 pidfile=$out/campaign.pid
 
 running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
@@ -83,7 +85,7 @@ if [ -d "$kept" ]; then
   done
 fi
 
-cp build/dsgd "$root/bin/dsgd.new" && mv "$root/bin/dsgd.new" "$root/bin/dsgd"
+cp build/dsgd "$bin/dsgd.new" && mv "$bin/dsgd.new" "$bin/dsgd"
 
 # The sweep and its watcher, as one process group (--stop signals both).
 # setsid gives the campaign a scheduling group of its own (Linux autogroups), and `nice` only ranks
@@ -114,6 +116,6 @@ setsid bash -c '
   while kill -0 "$sweep" 2>/dev/null; do keep_finished; sleep 120; done
   wait "$sweep"; echo "sweep exited $?" >>"$out/sweep.log"
   keep_finished
-' campaign "$repo" "$spec" "$out" "$kept" "$root/bin/dsgd" "$@" >>"$out/campaign.log" 2>&1 &
+' campaign "$repo" "$spec" "$out" "$kept" "$bin/dsgd" "$@" >>"$out/campaign.log" 2>&1 &
 echo $! >"$pidfile"
 echo "campaign $name: started (pid $!), folder $out; scripts/campaign.sh $spec --status"
