@@ -218,6 +218,78 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
 
 // A one-panel figure named as its panel (accuracy against workers) says the name once; a grid of
 // panels keeps the figure's name above them and each panel's own.
+// A paper's figures beside the sweep's: the spec states them per configuration with their
+// source; the report sets published and measured side by side with each one's drop from its own
+// baseline, the measured drops computed from the runs' summaries.
+TEST(SweepCli, PublishedFiguresStandBesideTheMeasuredOnesWithTheirDrops) {
+  const fs::path dir = fresh_dir("sweep_published");
+  fs::create_directories(dir);
+  const fs::path out = dir / "out";
+  std::ofstream(dir / "paper.toml")
+      << "out = \"" << out.string()
+      << "\"\n"
+      // So short that the three runs end at different accuracies, below 1.
+      << "[set]\ndataset = \"synthetic\"\nmodel = \"mlp\"\nbatch_size = 16\nepochs = 0.0625\n"
+         "lr = 0.002\nlr_schedule = \"constant\"\nwarmup_epochs = 0\n"
+      << "[[configs]]\nname = \"sgd n1\"\nalgo = \"sgd\"\n"
+         "[[configs]]\nname = \"asgd n4\"\nalgo = \"asgd\"\nworkers = 4\n"
+         "[[configs]]\nname = \"dana-zero n4\"\nalgo = \"dana-zero\"\nworkers = 4\n"
+         "[report.published]\nsource = \"A Paper 2019, Table 1\"\nbaseline = \"sgd n1\"\n"
+         "[report.published.accuracy]\n\"sgd n1\" = 0.9163\n\"asgd n4\" = \"fails\"\n"
+         "\"dana-zero n4\" = 0.9150\n";
+  testing::CliResult r = run_dsgd("sweep " + (dir / "paper.toml").string() + " --jobs 2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = run_dsgd("report " + out.string() + " --no-plots");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto final_acc = [&](const char* folder) {
+    return nlohmann::json::parse(read_file(out / folder / "summary.json"))["final_test_acc"]
+        .get<double>();
+  };
+  const double sgd = final_acc("sgd_n1"), asgd = final_acc("asgd_n4"),
+               dana = final_acc("dana-zero_n4");
+  EXPECT_LT(sgd, 0.99);
+  EXPECT_NE(asgd, sgd);
+  const std::string report = read_file(out / "report.md");
+  EXPECT_NE(report.find("## Published and measured"), std::string::npos) << report;
+  EXPECT_NE(report.find("Published: A Paper 2019, Table 1."), std::string::npos) << report;
+  EXPECT_EQ(table_row(report, "| sgd n1 | 0.9163 |"),
+            fmt::format("| sgd n1 | 0.9163 | {:.4f} | baseline | baseline |", sgd));
+  EXPECT_EQ(table_row(report, "| asgd n4 | fails"),
+            fmt::format("| asgd n4 | fails | {:.4f} | - | {:.2f} |", asgd, (sgd - asgd) * 100));
+  EXPECT_EQ(
+      table_row(report, "| dana-zero n4 | 0.9150"),
+      fmt::format("| dana-zero n4 | 0.9150 | {:.4f} | 0.13 | {:.2f} |", dana, (sgd - dana) * 100));
+  fs::remove_all(dir);
+}
+
+TEST(SweepSpec, BadPublishedFiguresAreRefusedNamingTheProblem) {
+  const std::string configs =
+      "[[configs]]\nname = \"sgd n1\"\nalgo = \"sgd\"\n"
+      "[[configs]]\nname = \"dana n8\"\nalgo = \"dana-zero\"\nworkers = 8\n";
+  const std::string misspelt =
+      error_of(configs +
+               "[report.published]\nsource = \"P\"\nbaseline = \"sgd n1\"\n"
+               "[report.published.accuracy]\n\"sgd n1\" = 0.9\n\"dana n16\" = 0.8\n");
+  EXPECT_NE(misspelt.find("'dana n16', which is not a configuration"), std::string::npos)
+      << misspelt;
+  EXPECT_NE(misspelt.find("did you mean 'dana n8'"), std::string::npos) << misspelt;
+  EXPECT_NE(error_of(configs + "[report.published]\nbaseline = \"sgd n1\"\n"
+                               "[report.published.accuracy]\n\"sgd n1\" = 0.9\n")
+                .find("report.published.source is missing"),
+            std::string::npos);
+  EXPECT_NE(error_of(configs + "[report.published]\nsource = \"P\"\nbaseline = \"dana n8\"\n"
+                               "[report.published.accuracy]\n\"sgd n1\" = 0.9\n")
+                .find("baseline = \"dana n8\" must name a configuration with a published"),
+            std::string::npos);
+  EXPECT_NE(error_of(configs + "[report.published]\nsource = \"P\"\nbaseline = \"sgd n1\"\n"
+                               "[report.published.accuracy]\n\"sgd n1\" = 91.63\n")
+                .find("must be an accuracy in [0, 1]"),
+            std::string::npos);
+  EXPECT_NE(error_of("[grid]\nworkers = [2]\n[report.published]\nsource = \"P\"\n")
+                .find("report.published needs named configurations"),
+            std::string::npos);
+}
+
 TEST(Plots, AFigureSaysEachTitleOnce) {
   const fs::path dir = fresh_dir("plots_titles");
   fs::create_directories(dir);

@@ -51,6 +51,7 @@ std::string write_report(const ReportOptions& options) {
   std::string md = preamble(experiment, options) + table_intro(layout, rows) +
                    markdown_table(columns, experiment.configurations, rows);
   if (!layout.columns.empty() && !layout.rows.empty()) md += pivot_section(experiment, layout);
+  md += published_section(experiment);
   std::vector<Figure> figures;
   if (options.plots) md += figure_section(experiment, layout, plots, figures);
   // Hand-written commentary below a `<!-- notes -->` line survives regenerating the report.

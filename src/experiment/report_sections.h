@@ -1,7 +1,7 @@
 // The sections of the markdown report, in the order it shows them: the preamble (title, how the
 // runs and the report were made, the sweep's notes), the introduction to the table of every
-// configuration, the final accuracy pivoted rows against columns, and the figures with the
-// markdown that shows them. Private to src/experiment/.
+// configuration, the final accuracy pivoted rows against columns, the published figures beside
+// the measured ones, and the figures with the markdown that shows them. Private to src/experiment/.
 #pragma once
 
 #include <string>
@@ -25,6 +25,10 @@ std::string table_intro(const Layout& layout, const std::vector<Row>& rows);
 
 // The final accuracy pivoted, rows against columns, one table per group.
 std::string pivot_section(const Experiment& experiment, const Layout& layout);
+
+// The paper's published figures beside the measured ones, each with its drop from its own
+// baseline (report_published.cpp); "" when the sweep states none.
+std::string published_section(const Experiment& experiment);
 
 // The figures and the markdown that shows them: the final accuracy against a numeric columns
 // dimension, then the curves of each group, in parts of at most kMaxSeries lines. `plots`: the

@@ -132,6 +132,17 @@ void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& ex
       layout.key_dimensions.push_back(key);
     }
   }
+  if (layout.published.empty() && report.contains("published")) {
+    const auto& published = report.at("published");
+    layout.published.source = published.value("source", "");
+    layout.published.baseline = published.value("baseline", "");
+    for (const auto& f : published.at("figures")) {
+      PublishedFigures::Figure figure{f.at("config").get<std::string>(), std::nullopt,
+                                      f.value("word", "")};
+      if (f.at("accuracy").is_number()) figure.accuracy = f.at("accuracy").get<double>();
+      layout.published.figures.push_back(figure);
+    }
+  }
   if (!sweep.value("spec", "").empty()) experiment.specs.push_back(sweep.value("spec", ""));
   for (const auto& point : sweep.at("points")) {
     Labels labels;

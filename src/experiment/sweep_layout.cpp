@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/names.h"
 #include "experiment/sweep_toml.h"
 
 namespace dsgd {
@@ -42,6 +43,59 @@ bool label_by_key(SweepSpec& spec, const std::string& key) {
   return true;
 }
 
+// [report.published]: source, baseline and the accuracy table, keyed by configuration names.
+void read_published(const toml::table& table, const std::string& source, SweepSpec& spec) {
+  PublishedFigures& published = spec.report.published;
+  std::vector<std::string> names;
+  for (const SweepPoint& point : spec.points) {
+    for (const auto& [dimension, value] : point.labels) {
+      if (dimension == "config" && std::find(names.begin(), names.end(), value) == names.end()) {
+        names.push_back(value);
+      }
+    }
+  }
+  if (names.empty()) fail(source, "report.published needs named configurations ([[configs]])");
+  for (const auto& [key, node] : table) {
+    const std::string name(key.str());
+    if ((name == "source" || name == "baseline") && node.is_string()) {
+      (name == "source" ? published.source : published.baseline) = node.as_string()->get();
+    } else if (name == "accuracy" && node.is_table()) {
+      for (const auto& [config, figure] : *node.as_table()) {
+        const std::string config_name(config.str());
+        if (std::find(names.begin(), names.end(), config_name) == names.end()) {
+          const std::string closest = closest_name(config_name, names);
+          fail(source, fmt::format("report.published.accuracy names '{}', which is not a "
+                                   "configuration of this sweep{}",
+                                   config_name,
+                                   closest.empty() ? "" : " (did you mean '" + closest + "'?)"));
+        }
+        PublishedFigures::Figure f{config_name, figure.value<double>(), ""};
+        if (figure.is_string()) {
+          f.word = figure.as_string()->get();
+        } else if (!f.accuracy || *f.accuracy < 0 || *f.accuracy > 1) {
+          fail(source, fmt::format("report.published.accuracy.\"{}\" must be an accuracy in "
+                                   "[0, 1] or a word such as \"fails\"",
+                                   config_name));
+        }
+        published.figures.push_back(f);
+      }
+    } else {
+      fail(source, "report.published." + name +
+                       ": expected source = \"...\", baseline = \"...\" (strings) and an "
+                       "[report.published.accuracy] table");
+    }
+  }
+  if (published.source.empty()) fail(source, "report.published.source is missing: cite the paper");
+  const auto baseline = std::find_if(
+      published.figures.begin(), published.figures.end(),
+      [&](const auto& f) { return f.config == published.baseline && f.accuracy.has_value(); });
+  if (baseline == published.figures.end()) {
+    fail(source, fmt::format("report.published.baseline = \"{}\" must name a configuration with "
+                             "a published accuracy: drops are measured from it",
+                             published.baseline));
+  }
+}
+
 }  // namespace
 
 void read_report_layout(const toml::table* report, const std::string& source, SweepSpec& spec) {
@@ -55,6 +109,10 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
       const std::string name(key.str());
       if (name == "target" && node.is_number()) {
         layout.target = *node.value<double>();
+        continue;
+      }
+      if (name == "published" && node.is_table()) {
+        read_published(*node.as_table(), source, spec);
         continue;
       }
       if (!node.is_string()) fail(source, "report." + name + " must be a string");
@@ -75,8 +133,8 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
         }
         (name == "rows" ? layout.rows : layout.columns) = value;
       } else {
-        fail(source,
-             "unknown key report." + name + " (known: title, notes, rows, columns, target)");
+        fail(source, "unknown key report." + name +
+                         " (known: title, notes, rows, columns, target, published)");
       }
     }
   }

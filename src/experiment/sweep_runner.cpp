@@ -67,6 +67,16 @@ std::string config_difference(const std::string& dir, const RunConfig& wanted) {
   }
 }
 
+nlohmann::json published_json(const PublishedFigures& published) {
+  nlohmann::json figures = nlohmann::json::array();
+  for (const auto& f : published.figures) {
+    figures.push_back({{"config", f.config},
+                       {"accuracy", f.accuracy ? nlohmann::json(*f.accuracy) : nlohmann::json()},
+                       {"word", f.word}});
+  }
+  return {{"source", published.source}, {"baseline", published.baseline}, {"figures", figures}};
+}
+
 void write_sweep_json(const SweepSpec& spec) {
   nlohmann::json points = nlohmann::json::array();
   for (const auto& p : spec.points) {
@@ -83,7 +93,8 @@ void write_sweep_json(const SweepSpec& spec) {
                             {"columns", spec.report.columns},
                             {"target", spec.report.target},
                             {"target_config", spec.report.target_config},
-                            {"key_dimensions", spec.report.key_dimensions}}},
+                            {"key_dimensions", spec.report.key_dimensions},
+                            {"published", published_json(spec.report.published)}}},
                           {"spec", spec.spec_path},
                           {"points", points}};
   fs::create_directories(spec.out);

@@ -6,6 +6,7 @@
 // docs/experiments.md.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,22 @@
 #include "train/config.h"
 
 namespace dsgd {
+
+// Published figures to set beside a sweep's own ([report.published]): final test accuracy as a
+// paper reports it for some of the sweep's named configurations, where it comes from, and the
+// configuration (the single-worker baseline, say) whose accuracy each drop is measured from, in
+// the paper's numbers and in the sweep's. A figure is a number, or a word ("fails").
+struct PublishedFigures {
+  std::string source;
+  std::string baseline;  // a configuration name with a published figure
+  struct Figure {
+    std::string config;  // the [[configs]] name
+    std::optional<double> accuracy;
+    std::string word;  // when the paper gives no number
+  };
+  std::vector<Figure> figures;  // in the order the spec writes them
+  bool empty() const { return figures.empty(); }
+};
 
 // How `dsgd report` lays a sweep out: which dimension runs down the rows, which (optional) across
 // the columns, and the accuracy whose time-to-reach the tables show: a number, or the final
@@ -31,6 +48,7 @@ struct ReportLayout {
   // Config keys made report dimensions (rows or columns that are not sweep dimensions). The
   // `config` dimension is then only a name: groups are formed without it.
   std::vector<std::string> key_dimensions;
+  PublishedFigures published;
 };
 
 struct SweepPoint {

@@ -1,0 +1,98 @@
+// The report's section that sets a paper's published figures beside the sweep's own
+// ([report.published] of the spec): each configuration's published and measured final accuracy,
+// and each one's drop from its own baseline, so that a reproduction on other data (CIFAR-10
+// re-encoded through JPEG, say) is read by how much accuracy each algorithm loses, not by where
+// the absolute numbers sit.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "experiment/report_sections.h"
+
+namespace dsgd {
+namespace report_internal {
+namespace {
+
+// An accuracy not known (yet): NaN, which every comparison and drop passes over.
+constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+
+// The mean final accuracy when every seed finished normally; unknown otherwise (a run still
+// going, or one that collapsed, has no drop to compare yet).
+double measured_accuracy(const Configuration& c) {
+  if (c.runs.empty()) return kUnknown;
+  std::vector<double> values;
+  for (const auto& run : c.runs) {
+    if (run.status != "ok") return kUnknown;
+    values.push_back(run.final_acc);
+  }
+  return seed_stats(values).mean;
+}
+
+// Points of accuracy lost against the baseline.
+std::string drop(double baseline, double accuracy) {
+  if (std::isnan(baseline) || std::isnan(accuracy)) return "-";
+  return fmt::format("{:.2f}", (baseline - accuracy) * 100.0);
+}
+
+}  // namespace
+
+std::string published_section(const Experiment& experiment) {
+  const PublishedFigures& published = experiment.layout.published;
+  if (published.empty()) return "";
+  auto figure_of = [&](const std::string& config) -> const PublishedFigures::Figure* {
+    for (const auto& f : published.figures) {
+      if (f.config == config) return &f;
+    }
+    return nullptr;
+  };
+  const Configuration* measured_baseline = nullptr;
+  for (const auto& c : experiment.configurations) {
+    if (label_of(c.labels, "config") == published.baseline) measured_baseline = &c;
+  }
+  const double published_base = figure_of(published.baseline)->accuracy.value_or(kUnknown);
+  const double measured_base = measured_baseline ? measured_accuracy(*measured_baseline) : kUnknown;
+
+  std::ostringstream md;
+  md << "\n## Published and measured\n\n"
+     << fmt::format(
+            "Published: {}. Each drop is in points of final test accuracy below the "
+            "configuration's own baseline, {}: the published figures' from the published "
+            "{:.4f}, the measured ones' from the measured {}. A measured drop appears once "
+            "every seed of both has finished.\n\n",
+            published.source, published.baseline, published_base,
+            std::isnan(measured_base) ? std::string("(not yet)")
+                                      : fmt::format("{:.4f}", measured_base));
+  md << "| configuration | published | measured | published drop | measured drop |\n"
+     << "|---|---|---|---|---|\n";
+  for (const auto& c : experiment.configurations) {
+    const std::string name = label_of(c.labels, "config");
+    const PublishedFigures::Figure* figure = figure_of(name);
+    std::string published_cell = "-";
+    double published_accuracy = kUnknown;
+    if (figure != nullptr) {
+      published_accuracy = figure->accuracy.value_or(kUnknown);
+      published_cell = figure->accuracy ? fmt::format("{:.4f}", *figure->accuracy) : figure->word;
+    }
+    const bool baseline = name == published.baseline;
+    // The configuration's name, and the labels of grid dimensions beside it (those of config
+    // keys, such as algo and workers, only repeat what the name says).
+    Labels shown_labels;
+    for (const auto& label : c.labels) {
+      const auto& keys = experiment.layout.key_dimensions;
+      if (std::find(keys.begin(), keys.end(), label.first) == keys.end()) {
+        shown_labels.push_back(label);
+      }
+    }
+    md << fmt::format("| {} | {} | {} | {} | {} |\n", joined(shown_labels, ", "), published_cell,
+                      accuracy_cell(c, &RunResult::final_acc),
+                      baseline ? "baseline" : drop(published_base, published_accuracy),
+                      baseline ? "baseline" : drop(measured_base, measured_accuracy(c)));
+  }
+  return md.str();
+}
+
+}  // namespace report_internal
+}  // namespace dsgd
