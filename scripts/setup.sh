@@ -15,6 +15,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   iproute2                                   # network namespaces for the two-host MPI test
   gnuplot-nox                                # the figures of `dsgd report`
+  # The Python package (python/, built against Debian's torch, which is the same LibTorch) and
+  # its tests: pybind11, pandas for the results, pytest, tqdm for the progress bar, mpi4py for
+  # the test of MPI initialised by another library.
+  python3-dev python3-torch pybind11-dev python3-pandas python3-pytest python3-tqdm python3-mpi4py
 )
 
 missing=()

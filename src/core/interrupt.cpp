@@ -2,6 +2,7 @@
 #include "core/interrupt.h"
 
 #include <csignal>
+#include <iterator>
 
 namespace dsgd {
 namespace {
@@ -19,16 +20,35 @@ int rank_of(int signal) {
   return rank;
 }
 
-}  // namespace
-
-static_assert(kInterruptSignals[0] == SIGTERM && kInterruptSignals[1] == SIGINT &&
-              kInterruptSignals[2] == SIGUSR1);
-
 void catch_interrupts() {
   struct sigaction action {};
   action.sa_handler = record_interrupt;
   sigemptyset(&action.sa_mask);
   for (int signal : kInterruptSignals) sigaction(signal, &action, nullptr);
+}
+
+}  // namespace
+
+static_assert(kInterruptSignals[0] == SIGTERM && kInterruptSignals[1] == SIGINT &&
+              kInterruptSignals[2] == SIGUSR1);
+
+struct InterruptScope::Saved {
+  struct sigaction actions[std::size(kInterruptSignals)];
+};
+
+InterruptScope::InterruptScope() : saved_(std::make_unique<Saved>()) {
+  interrupt_signal = 0;
+  for (size_t i = 0; i < std::size(kInterruptSignals); ++i) {
+    sigaction(kInterruptSignals[i], nullptr, &saved_->actions[i]);
+  }
+  catch_interrupts();
+}
+
+InterruptScope::~InterruptScope() {
+  for (size_t i = 0; i < std::size(kInterruptSignals); ++i) {
+    sigaction(kInterruptSignals[i], &saved_->actions[i], nullptr);
+  }
+  interrupt_signal = 0;
 }
 
 int pending_interrupt() { return interrupt_signal; }

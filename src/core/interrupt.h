@@ -5,12 +5,26 @@
 // resume from exactly.
 #pragma once
 
+#include <memory>
 #include <string>
 
 namespace dsgd {
 
-// Routes SIGINT, SIGTERM and SIGUSR1 to the flag below (for the rest of the process).
-void catch_interrupts();
+// Routes SIGINT, SIGTERM and SIGUSR1 to the flag below while alive, starting with no request
+// pending, and then gives the process back the handlers it had (an embedding interpreter's own:
+// Python's Ctrl-C handler works again after a run from Python, and a second run does not see the
+// first one's request).
+class InterruptScope {
+ public:
+  InterruptScope();
+  ~InterruptScope();
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+ private:
+  struct Saved;  // the handlers found, one per signal
+  std::unique_ptr<Saved> saved_;
+};
 // The signal that asked the run to stop, or 0.
 int pending_interrupt();
 // "SIGINT", "SIGTERM", "SIGUSR1", or "signal N".

@@ -211,7 +211,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
           : "");
   std::fflush(stdout);
 
-  catch_interrupts();
+  InterruptScope interrupts;  // passed on to the runs; an embedding process gets its handlers back
   std::map<pid_t, std::pair<PlannedRun, Clock::time_point>> running;
   double seconds_done = 0.0;
   int ended = 0;

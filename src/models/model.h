@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ class Model : public torch::nn::Module {
   // running statistics and make them keep the exact (cumulative) average of the batches that
   // follow; and give them back their own momentum. The defaults handle torch::nn BatchNorm1d/2d
   // submodules; a model whose layers live elsewhere (TorchScript) overrides all three.
+  // The network in a form a user loads back with its trained weights and BatchNorm statistics
+  // (a TorchScript model: the scripted module, for torch.jit.load); false, writing nothing, for a
+  // model that has none (the built-ins, which are C++ modules).
+  virtual bool save_module(std::ostream&) { return false; }
+
   virtual bool has_batchnorm();
   virtual void start_batchnorm_average();
   virtual void end_batchnorm_average();

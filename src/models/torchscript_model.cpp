@@ -84,6 +84,11 @@ class TorchScriptModel : public Model {
     return out;
   }
 
+  bool save_module(std::ostream& out) override {
+    module_.save(out);
+    return true;
+  }
+
   // The scripted BatchNorm layers are not torch::nn modules: their statistics are reset through
   // their attributes, and forward() averages while re-estimating.
   bool has_batchnorm() override { return !batchnorms_.empty(); }

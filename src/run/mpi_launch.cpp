@@ -55,8 +55,18 @@ int64_t rank_threads(MpiWorld& world, int host_ranks, const RunConfig& config) {
 
 }  // namespace
 
+void keep_mpi_between_jobs() { set_finalize_after_job(false); }
+void finish_mpi() { finish_mpi_we_started(); }
+int world_rank() {
+  int initialized = 0, finalized = 0, rank = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
 std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool resume) {
-  catch_interrupts();
+  InterruptScope interrupts;
   MpiWorld world;
   const bool root = world.rank() == 0;
   RunConfig shared = config;

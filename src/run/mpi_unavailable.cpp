@@ -22,6 +22,9 @@ namespace {
 }  // namespace
 
 std::string run_on_mpi(const RunConfig&, const std::string&, bool) { no_mpi_engine(); }
+void keep_mpi_between_jobs() {}
+void finish_mpi() {}
+int world_rank() { return 0; }
 
 std::unique_ptr<Engine> make_mpi_async_engine(Training&, MpiWorld&) { no_mpi_engine(); }
 std::unique_ptr<Engine> make_mpi_sync_engine(Training&, MpiWorld&) { no_mpi_engine(); }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <mutex>
 
 namespace dsgd {
 
@@ -14,6 +15,23 @@ std::string format_duration(double seconds) {
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
+namespace {
+
+std::mutex observer_mutex;
+std::shared_ptr<const ProgressObserver> current_observer;
+
+std::shared_ptr<const ProgressObserver> observer() {
+  std::lock_guard<std::mutex> lock(observer_mutex);
+  return current_observer;
+}
+
+}  // namespace
+
+void set_progress_observer(std::shared_ptr<const ProgressObserver> observer) {
+  std::lock_guard<std::mutex> lock(observer_mutex);
+  current_observer = std::move(observer);
+}
+
 Progress::Progress(int64_t total_updates)
     : total_(total_updates),
       terminal_(::isatty(STDERR_FILENO) != 0),
@@ -21,10 +39,15 @@ Progress::Progress(int64_t total_updates)
       last_draw_(start_) {}
 
 void Progress::update(int64_t updates, double epoch, double lr, double train_loss) {
-  if (!terminal_) return;
+  const auto front_end = observer();
+  if (!terminal_ && !front_end) return;
   auto now = std::chrono::steady_clock::now();
   if (now - last_draw_ < std::chrono::milliseconds(250) && updates < total_) return;
   last_draw_ = now;
+  if (front_end) {
+    if (front_end->update) front_end->update(updates, total_, epoch, lr, train_loss, accuracy_);
+    return;
+  }
   double elapsed = std::chrono::duration<double>(now - start_).count();
   double rate = elapsed > 0 ? static_cast<double>(updates) / elapsed : 0.0;
   double eta = rate > 0 ? static_cast<double>(total_ - updates) / rate : 0.0;
@@ -40,6 +63,10 @@ void Progress::update(int64_t updates, double epoch, double lr, double train_los
 }
 
 void Progress::log(const std::string& line) {
+  if (const auto front_end = observer(); front_end && front_end->log) {
+    front_end->log(line);
+    return;
+  }
   if (line_open_) std::fprintf(stderr, "\r\033[K");
   line_open_ = false;
   std::fprintf(stderr, "%s\n", line.c_str());

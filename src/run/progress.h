@@ -3,9 +3,22 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <string>
 
 namespace dsgd {
+
+// Where progress goes instead of stderr, for a front end that draws it itself (the Python
+// module's tqdm bar, or its lines in a notebook): the live state at most a few times a second,
+// and every log line. One for the process, set while a run is going (nullptr: stderr).
+struct ProgressObserver {
+  std::function<void(int64_t updates, int64_t total, double epoch, double lr, double train_loss,
+                     double accuracy)>
+      update;  // accuracy < 0: none yet
+  std::function<void(const std::string& line)> log;
+};
+void set_progress_observer(std::shared_ptr<const ProgressObserver> observer);
 
 class Progress {
  public:

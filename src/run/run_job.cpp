@@ -15,7 +15,7 @@ namespace {
 
 std::string run_simulated(const RunConfig& config, const std::string& out_dir, bool resume) {
   // One process holds the whole run: it stops at the next update after a signal.
-  catch_interrupts();
+  InterruptScope interrupts;
   Session session(config);
   session.check_memory();
   std::unique_ptr<Engine> engine = session.plan().build_simulator(session);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 
 #include "core/errors.h"
 #include "core/interrupt.h"
@@ -232,7 +233,14 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
                   last_lr_, format_duration(wall)));
   loss_sum_.zero_();
   loss_count_ = 0;
-  if (folder_) write_summary("running");
+  if (folder_) {
+    write_summary("running");
+    // The network the evaluation just used, where it has a loadable form (TorchScript models).
+    std::ostringstream module;
+    if (context_.net().save_module(module)) {
+      write_file_atomically(folder_->file("model.pt"), module.str());
+    }
+  }
 }
 
 void Session::write_summary(const std::string& status, const std::string& error) {
@@ -260,6 +268,12 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["model"] = config().model;
   summary["dataset"] = config().dataset;
   summary["parameters"] = context_.model().num_params();
+  // What every input was normalised with, (x / unit − mean) / std per channel (unit: 255 for
+  // bytes, 1 for floats), so that an evaluation outside dsgd can feed the network the same.
+  summary["normalization"] = {
+      {"mean", data().normalization.mean},
+      {"std", data().normalization.std},
+      {"unit", data().test.images.scalar_type() == torch::kUInt8 ? 255.0 : 1.0}};
   summary["threads"] = context_.threads();
   summary["replicas"] = context_.compute_plan().replicas;
   summary["replica_bytes"] = context_.compute_plan().replica_bytes;

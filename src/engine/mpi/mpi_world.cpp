@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <climits>
 #include <cstdlib>
 #include <functional>
@@ -56,10 +57,26 @@ void check_mpi(int result, const char* call) {
               "check the MPI installation and the mpirun command line");
 }
 
+namespace {
+
+std::atomic<bool> finalize_after_job{true};
+std::atomic<bool> initialized_by_dsgd{false};
+
+}  // namespace
+
+void set_finalize_after_job(bool finalize) { finalize_after_job = finalize; }
+
+void finish_mpi_we_started() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (initialized_by_dsgd && !finalized) MPI_Finalize();
+}
+
 MpiWorld::MpiWorld() {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
+    initialized_by_dsgd = true;
     // Open MPI's non-blocking all-reduce (which the watchdog waits on) otherwise picks binomial
     // or recursive doubling: 1.5-1.65x the blocking all-reduce's time for a model average in
     // dsgd_mpi_bench, where the ring is 1.0-1.3x, as the blocking call's own choice is. A
@@ -79,9 +96,7 @@ MpiWorld::MpiWorld() {
 MpiWorld::~MpiWorld() {
   watchdog_.reset();  // its communicator, before MPI ends
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  if (finalize_after_job) finish_mpi_we_started();
 }
 
 void MpiWorld::agree(std::exception_ptr error) {

@@ -14,9 +14,16 @@
 
 namespace dsgd {
 
+// Whether ~MpiWorld ends MPI (true: the dsgd executable, one job per process) or leaves it for
+// finish_mpi_we_started() at exit (an embedding process that may run more jobs).
+void set_finalize_after_job(bool finalize);
+// MPI_Finalize, if dsgd initialised MPI and nobody has finalised it.
+void finish_mpi_we_started();
+
 class MpiWorld {
  public:
-  // Initialises MPI (once per process) and duplicates MPI_COMM_WORLD for dsgd's traffic.
+  // Initialises MPI (once per process, unless another library did) and duplicates
+  // MPI_COMM_WORLD for dsgd's traffic.
   MpiWorld();
   ~MpiWorld();
   MpiWorld(const MpiWorld&) = delete;

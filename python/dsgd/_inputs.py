@@ -1,0 +1,185 @@
+"""A Python model and Python data as what dsgd reads: a TorchScript file and a tensor folder
+(train.pt and test.pt, each {"x": images, "y": labels}), in a cache keyed by their content.
+
+Content keys make the files the same on every MPI rank and every host (each writes its own copy
+where it runs), write each model and data set once however many runs use them, and leave the run
+folder's config.toml naming files a later `dsgd run --resume` finds. The cache is $DSGD_CACHE, or
+~/.cache/dsgd.
+"""
+import copy
+import hashlib
+import io
+import os
+import tempfile
+
+import torch
+
+from ._errors import ConfigError
+
+
+def cache_dir():
+    return os.environ.get("DSGD_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "dsgd")
+
+
+def _write_once(path, write):
+    """Writes `path` through a temporary file and a rename, unless it is there already."""
+    if os.path.exists(path):
+        return path
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".partial-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return path
+
+
+def _script(module):
+    """A float32 TorchScript copy of an nn.Module; the user's module is left as it is."""
+    try:
+        trainable = copy.deepcopy(module).float()
+        return torch.jit.script(trainable)
+    except Exception as e:  # torch.jit.frontend.* and RuntimeError, whatever the version
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ConfigError(
+            f"the model ({type(module).__name__}) cannot be compiled with torch.jit.script, which "
+            f"dsgd needs to train it in C++: {first}",
+            "give forward() type annotations for arguments that are not tensors, avoid Python "
+            "features TorchScript lacks (**kwargs, dynamic attributes, non-tensor returns), or pass "
+            "torch.jit.script(model) yourself; do not trace it instead (torch.jit.trace freezes "
+            "BatchNorm in training mode)") from None
+
+
+def model_path(model):
+    """The value of the `model` key for `model`: a built-in name or a path as given, or the cached
+    TorchScript file of an nn.Module or ScriptModule."""
+    if isinstance(model, (str, os.PathLike)):
+        return os.fspath(model)
+    if isinstance(model, torch.jit.ScriptModule):
+        scripted = model
+    elif isinstance(model, torch.nn.Module):
+        scripted = _script(model)
+    else:
+        raise ConfigError(f"model must be an nn.Module, a ScriptModule, a built-in model name or "
+                          f"a path, not {type(model).__name__}",
+                          "dsgd.models() lists the built-in names")
+    buffer = io.BytesIO()
+    torch.jit.save(scripted, buffer)
+    data = buffer.getvalue()
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    path = os.path.join(cache_dir(), "models", digest + ".pt")
+    return _write_once(path, lambda f: f.write(data))
+
+
+def _available_bytes():
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def _from_dataset(dataset, which):
+    """A map-style Dataset read into (images, labels) tensors, once, after checking that they fit
+    in memory."""
+    n = len(dataset)
+    if n == 0:
+        raise ConfigError(f"the {which} dataset is empty", "give it at least one sample")
+    first = dataset[0]
+    if not (isinstance(first, (tuple, list)) and len(first) >= 2):
+        raise ConfigError(f"the {which} dataset's items must be (image, label) pairs, "
+                          f"not {type(first).__name__}", "return (image, label) from __getitem__")
+    image = torch.as_tensor(first[0]) if not isinstance(first[0], torch.Tensor) else first[0]
+    need = image.numel() * image.element_size() * n
+    available = _available_bytes()
+    if available is not None and need > available // 2:
+        raise ConfigError(
+            f"the {which} dataset would take {need / 2**30:.1f} GiB in memory as tensors "
+            f"({n} images of {list(image.shape)} {image.dtype}), more than half of the "
+            f"{available / 2**30:.1f} GiB available",
+            "save it as an image folder (train/<class>/*.png) or as .npy files and pass the "
+            "folder's path, which dsgd reads without Python")
+    images = torch.empty((n,) + tuple(image.shape), dtype=image.dtype)
+    labels = torch.empty(n, dtype=torch.int64)
+    for i in range(n):
+        x, y = dataset[i][:2]
+        images[i] = torch.as_tensor(x)
+        labels[i] = int(y)
+    return images, labels
+
+
+def _as_pair(data, which):
+    if isinstance(data, torch.utils.data.Dataset):
+        return _from_dataset(data, which)
+    if isinstance(data, (tuple, list)) and len(data) == 2:
+        images, labels = (torch.as_tensor(t) if not isinstance(t, torch.Tensor) else t
+                          for t in data)
+        return images, labels
+    raise ConfigError(f"{which} must be an (images, labels) pair of tensors, a map-style "
+                      f"torch Dataset, or a dataset name or folder, not {type(data).__name__}",
+                      "dsgd.datasets() lists the names")
+
+
+def _checked(images, labels, which):
+    """Images [n, C, H, W] or [n, H, W] as uint8 or float32, labels int64 [n]."""
+    images = images.detach().cpu()
+    labels = labels.detach().cpu()
+    if images.dim() not in (3, 4):
+        raise ConfigError(f"{which} images have shape {list(images.shape)}; dsgd takes "
+                          f"[n, C, H, W] or [n, H, W]", "stack the images into one tensor")
+    if labels.dim() != 1 or labels.shape[0] != images.shape[0]:
+        raise ConfigError(f"{which} labels have shape {list(labels.shape)}, but the images have "
+                          f"shape {list(images.shape)}: one label per image is needed",
+                          f"give labels of shape [{images.shape[0]}]")
+    if images.is_floating_point():
+        images = images.float()
+    elif images.dtype != torch.uint8:
+        raise ConfigError(f"{which} images are {images.dtype}; dsgd takes uint8 pixels or float "
+                          f"values", "convert them with .float() or .to(torch.uint8)")
+    if labels.is_floating_point() or labels.is_complex():
+        raise ConfigError(f"{which} labels are {labels.dtype}; class indices are integers",
+                          "convert them with .long()")
+    return images.contiguous(), labels.long().contiguous()
+
+
+def _digest(h, tensor):
+    h.update(f"{tensor.dtype}{list(tensor.shape)}".encode())
+    h.update(memoryview(tensor.numpy()).cast("B"))
+
+
+def dataset_path(train, test):
+    """The value of the `dataset` key: a name or folder as given, or the cached tensor folder of
+    in-memory data."""
+    if isinstance(train, (str, os.PathLike)):
+        if test is not None:
+            raise ConfigError("test= goes with tensors or a Dataset; a dataset name or folder "
+                              "holds its own test split", "drop test=")
+        return os.fspath(train)
+    if test is None:
+        raise ConfigError("in-memory training data needs test data too (test=(images, labels) "
+                          "or a Dataset), which every evaluation reports on",
+                          "split off a test set, e.g. the last 10% of the samples")
+    splits = {}
+    h = hashlib.blake2b(digest_size=16)
+    for which, data in (("train", train), ("test", test)):
+        images, labels = _checked(*_as_pair(data, which), which)
+        splits[which] = (images, labels)
+        _digest(h, images)
+        _digest(h, labels)
+    train_images, test_images = splits["train"][0], splits["test"][0]
+    if train_images.shape[1:] != test_images.shape[1:]:
+        raise ConfigError(f"train images have shape {list(train_images.shape)} and test images "
+                          f"{list(test_images.shape)}: every image must have the same shape",
+                          "resize one split to the other's size")
+    folder = os.path.join(cache_dir(), "data", h.hexdigest())
+    for which, (images, labels) in splits.items():
+        _write_once(os.path.join(folder, which + ".pt"),
+                    lambda f, x=images, y=labels: torch.save({"x": x, "y": y}, f))
+    return folder

@@ -1,0 +1,52 @@
+"""How a run's progress shows in Python: a tqdm bar when tqdm is installed (tqdm.auto: a widget in
+a notebook), else the CLI's lines, written through Python's sys.stderr so that a notebook shows
+them too."""
+import sys
+
+
+class Lines:
+    def update(self, *_):
+        pass
+
+    def log(self, line):
+        print(line, file=sys.stderr, flush=True)
+
+    def close(self):
+        pass
+
+
+class Bar:
+    def __init__(self, tqdm):
+        self._tqdm = tqdm
+        self._bar = None
+
+    def update(self, updates, total, epoch, lr, loss, accuracy):
+        if self._bar is None:
+            self._bar = self._tqdm(total=total, unit="upd", dynamic_ncols=True)
+        self._bar.n = updates
+        postfix = {"epoch": f"{epoch:.2f}", "lr": f"{lr:.3g}", "loss": f"{loss:.4f}"}
+        if accuracy >= 0:
+            postfix["acc"] = f"{accuracy:.4f}"
+        self._bar.set_postfix(postfix, refresh=False)
+        self._bar.refresh()
+
+    def log(self, line):
+        (self._bar or self._tqdm).write(line, file=sys.stderr)
+
+    def close(self):
+        if self._bar is not None:
+            self._bar.close()
+
+
+def make(progress):
+    """progress: "auto" (a bar if tqdm is installed, else lines), "bar", "lines" or None."""
+    if progress is None or progress is False:
+        return None
+    if progress in ("auto", "bar", True):
+        try:
+            from tqdm.auto import tqdm
+            return Bar(tqdm)
+        except ImportError:
+            if progress == "bar":
+                raise
+    return Lines()

@@ -1,0 +1,149 @@
+"""dsgd.train from Python: a module written in the script trains without an export by hand and
+holds its trained weights afterwards; the same config gives the CLI's metrics; bad keys and shapes
+are ValueErrors that name them; the process is left as it was found."""
+import os
+import signal
+import subprocess
+import warnings
+
+import pandas as pd
+import pytest
+import torch
+
+import dsgd
+from conftest import SmallCnn, accuracy, fashion_mnist
+
+
+def test_a_module_trains_with_dana_slim_and_keeps_the_weights_it_was_evaluated_with():
+    train, test = fashion_mnist(60000, 10000)
+    torch.manual_seed(0)
+    net = SmallCnn()
+    before = [p.detach().clone() for p in net.parameters()]
+    # lr 0.02: at the default 0.05 this network collapsed for two of three seeds at N = 8.
+    run = dsgd.train(net, train, test, algo="dana-slim", workers=8, epochs=2, lr=0.02,
+                     progress=None)
+    assert run.status == "ok"
+    assert isinstance(run.metrics, pd.DataFrame)
+    assert list(run.metrics.columns[:4]) == ["epoch", "updates", "sim_time", "wall_time"]
+    final = run.summary["final_test_acc"]
+    assert final > 0.8  # it learned: a uniform guess is 0.1
+    assert any(not torch.equal(a, b) for a, b in zip(before, net.parameters()))
+    # The module's own accuracy on the run's normalised test images is the run's, image for image.
+    assert accuracy(net, run.normalize(test[0]), test[1]) == pytest.approx(final, abs=1e-12)
+    assert run.model is net
+
+
+def test_the_same_config_gives_the_clis_metrics():
+    keys = dict(algo="dana-zero", workers=4, model="lenet5-bn", epochs=0.25, eval_every=0.125,
+                threads=1, seed=3)
+    run = dsgd.train(keys.pop("model"), "fashion-mnist", progress=None, out="from-python",
+                     **keys)
+    executable = dsgd._api.executable()
+    subprocess.run([executable, "run", "--out", "from-cli", "--set", "algo=dana-zero",
+                    "--set", "workers=4", "--set", "model=lenet5-bn", "--set", "epochs=0.25",
+                    "--set", "eval_every=0.125", "--set", "threads=1", "--set", "seed=3"],
+                   check=True, capture_output=True)
+    python = run.metrics.drop(columns=["wall_time"])
+    cli = pd.read_csv("from-cli/metrics.csv").drop(columns=["wall_time"])
+    assert len(python) == 2
+    pd.testing.assert_frame_equal(python, cli)
+
+
+def test_a_misspelt_key_is_a_value_error_naming_it_and_the_closest_key():
+    with pytest.raises(ValueError) as error:
+        dsgd.train("lenet5-bn", "fashion-mnist", wrokers=8, progress=None)
+    assert isinstance(error.value, dsgd.ConfigError)
+    assert "wrokers" in str(error.value) and "workers" in str(error.value)
+    assert not os.path.exists("runs")  # nothing was written
+    with pytest.raises(dsgd.ConfigError, match="timing.shape"):
+        dsgd.train("lenet5-bn", "fashion-mnist", config={"timing.shape": -1}, progress=None)
+
+
+def test_wrong_shapes_name_both_shapes():
+    x = torch.zeros(100, 1, 28, 28, dtype=torch.uint8)
+    with pytest.raises(dsgd.ConfigError, match=r"\[99\].*\[100, 1, 28, 28\]"):
+        dsgd.train(SmallCnn(), (x, torch.zeros(99, dtype=torch.long)), (x, torch.zeros(100)),
+                   progress=None)
+    with pytest.raises(dsgd.ConfigError, match=r"\[100, 1, 28, 28\].*\[100, 1, 32, 32\]"):
+        dsgd.train(SmallCnn(), (x, torch.zeros(100, dtype=torch.long)),
+                   (torch.zeros(100, 1, 32, 32), torch.zeros(100, dtype=torch.long)),
+                   progress=None)
+
+
+def test_a_module_that_cannot_be_scripted_says_how_to_fix_it():
+    class Dynamic(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(784, 10)
+
+        def forward(self, x, **options):
+            return self.fc(x.flatten(1))
+
+    train, test = fashion_mnist(256, 64)
+    with pytest.raises(dsgd.ConfigError, match="torch.jit.script") as error:
+        dsgd.train(Dynamic(), train, test, progress=None)
+    assert "trace" in str(error.value)
+
+
+def test_the_process_is_left_as_it_was_found():
+    train, test = fashion_mnist(1024, 256)
+    torch.set_num_threads(1)
+    previous_default = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        net = SmallCnn()  # float64 parameters: trained as float32, given back as float64
+        assert next(net.parameters()).dtype == torch.float64
+        torch.manual_seed(1234)
+        expected_draw = torch.rand(3, dtype=torch.float32)
+        torch.manual_seed(1234)
+        run = dsgd.train(net, train, test, algo="sgd", epochs=0.5, threads=2, progress=None)
+        assert run.status == "ok"
+        assert torch.get_default_dtype() == torch.float64
+        assert torch.get_num_threads() == 1
+        assert torch.equal(torch.rand(3, dtype=torch.float32), expected_draw)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert next(net.parameters()).dtype == torch.float64
+        second = dsgd.train(SmallCnn(), train, test, algo="sgd", epochs=0.25, progress=None)
+        assert second.status == "ok"
+    finally:
+        torch.set_default_dtype(previous_default)
+
+
+def test_a_diverged_run_returns_with_its_status_and_a_warning():
+    train, test = fashion_mnist(2048, 256)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run = dsgd.train(SmallCnn(), train, test, algo="sgd", lr=1e6, epochs=1,
+                         warmup_epochs=0, eval_every=0.25, progress=None)
+    assert run.status in ("diverged", "collapsed")
+    assert any(issubclass(w.category, dsgd.RunStoppedWarning) for w in caught)
+
+
+def test_lists_load_runs_and_report():
+    assert "dana-slim" in set(dsgd.algorithms()["name"])
+    assert "resnet20" in set(dsgd.models()["name"])
+    assert "fashion-mnist" in set(dsgd.datasets()["name"])
+    assert "precision" in set(dsgd.keys()["key"])
+    train, test = fashion_mnist(1024, 256)
+    for workers in (2, 4):
+        dsgd.train(SmallCnn(), train, test, algo="asgd", workers=workers, epochs=0.5,
+                   eval_every=0.25, out=f"runs/n{workers}", progress=None)
+    frame = dsgd.load_runs("runs")
+    assert sorted(set(frame["run"])) == ["n2", "n4"]
+    assert set(frame["workers"]) == {2, 4}
+    assert len(frame) == 4 and "test_acc" in frame.columns
+    path = dsgd.report("runs", plots=False)
+    assert open(path).read().count("| n") >= 2
+
+
+def test_progress_shows_as_a_tqdm_bar_or_as_the_clis_lines(capsys):
+    train, test = fashion_mnist(2048, 512)
+    dsgd.train(SmallCnn(), train, test, algo="sgd", epochs=0.5, eval_every=0.25,
+               progress="bar", out="bar")
+    err = capsys.readouterr().err
+    assert "upd" in err and "%|" in err, err  # tqdm's bar, in Python's stderr
+    assert "epoch 0.50" in err  # the evaluation lines, written above the bar
+    dsgd.train(SmallCnn(), train, test, algo="sgd", epochs=0.5, eval_every=0.25,
+               progress="lines", out="lines")
+    err = capsys.readouterr().err
+    assert "epoch 0.25" in err and "epoch 0.50" in err and "%|" not in err
