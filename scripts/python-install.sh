@@ -44,4 +44,5 @@ fi
 
 "$python" -m pip install --quiet "scikit-build-core>=0.8" "pybind11>=2.10"
 "$python" -m pip install --no-build-isolation .
-echo "python-install: done; $python -c 'import dsgd' works${in_venv/1/}$([ "$in_venv" = 0 ] && echo "; activate with: source .venv/bin/activate")"
+echo "python-install: done: $python imports dsgd"
+if [ "$in_venv" = 0 ]; then echo "  activate the venv with: source .venv/bin/activate"; fi

@@ -155,6 +155,16 @@ def _run_folders(root):
             yield folder
 
 
+def _typed(label):
+    """A sweep label as the value it names: 4 for "4", 0.1 for "0.1", strings as they are."""
+    for kind in (int, float):
+        try:
+            return kind(label)
+        except ValueError:
+            pass
+    return label
+
+
 def load_runs(*dirs):
     """Every run below `dirs` as one DataFrame: each run's metrics.csv rows with the run's folder
     (`run`, relative to its root), its status and its main settings (algo, workers, model,
@@ -184,7 +194,8 @@ def load_runs(*dirs):
                        "status": summary.get("status")}
             for key in ("algo", "workers", "model", "dataset"):
                 columns[key] = summary.get(key)
-            columns.update(labels_of.get(os.path.normpath(folder), {}))
+            for name, value in labels_of.get(os.path.normpath(folder), {}).items():
+                columns[name] = _typed(value)
             for name, value in reversed(list(columns.items())):
                 metrics.insert(0, name, value)
             frames.append(metrics)
