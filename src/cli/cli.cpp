@@ -14,6 +14,7 @@
 #include "experiment/report.h"
 #include "experiment/sweep_runner.h"
 #include "models/model.h"
+#include "run/host_limits.h"
 #include "run/run_job.h"
 #include "train/config.h"
 
@@ -64,6 +65,11 @@ void list(const std::string& what) {
         "or train_x.npy, train_y.npy, test_x.npy, test_y.npy");
   }
   if (what == "keys") {
+    const HostLimits limits = host_limits();
+    std::cout << fmt::format(
+        "this host: {}; threads and sim.replicas x threads at most {}, sweep --jobs at most {} "
+        "(check_limits = false lifts them)\n",
+        describe(limits), kThreadsPerCore * limits.cores, kThreadsPerCore * limits.cores);
     section("config keys (in the TOML file, or --set KEY=VALUE)");
     for (const auto& k : config_keys()) {
       std::cout << fmt::format("  {:<24} {:<18} default {:<12} {}{}\n", k.key, k.type,

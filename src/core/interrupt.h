@@ -13,7 +13,11 @@ namespace dsgd {
 // Routes SIGINT, SIGTERM and SIGUSR1 to the flag below while alive, starting with no request
 // pending, and then gives the process back the handlers it had (an embedding interpreter's own:
 // Python's Ctrl-C handler works again after a run from Python, and a second run does not see the
-// first one's request).
+// first one's request). While it lives, a second SIGINT or SIGTERM ends the process at once (as
+// the signal would by default), and a first one arms a grace timer: a run still going
+// kDefaultGraceSeconds later (or $DSGD_GRACE_SECONDS; 0: never), held up in a call that cannot be
+// interrupted, exits with 128 + the signal. Files are written atomically, so neither leaves a
+// partial one.
 class InterruptScope {
  public:
   InterruptScope();
@@ -25,8 +29,14 @@ class InterruptScope {
   struct Saved;  // the handlers found, one per signal
   std::unique_ptr<Saved> saved_;
 };
+inline constexpr unsigned kDefaultGraceSeconds = 120;
+
 // The signal that asked the run to stop, or 0.
 int pending_interrupt();
+// For the steps before training (reading and decoding data, loading the model, planning): throws
+// InterruptedError naming `phase` ("decoding the image folder") when a signal asked to stop.
+// Nothing is written before training, so stopping there loses nothing.
+void stop_if_interrupted(const std::string& phase);
 // "SIGINT", "SIGTERM", "SIGUSR1", or "signal N".
 std::string signal_name(int signal);
 // Of two requests (0: none), the one a job stops with: SIGTERM before SIGINT before SIGUSR1, so

@@ -20,6 +20,8 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "core/host_memory.h"
+#include "core/interrupt.h"
 #include "data/dataset.h"
 
 namespace dsgd {
@@ -123,6 +125,7 @@ void decode_all(const std::vector<std::pair<fs::path, int64_t>>& files, const La
   for (int64_t t = 0; t < threads; ++t) {
     pool.emplace_back([&, t] {
       for (int64_t i = t; i < n; i += threads) {
+        if (pending_interrupt() != 0) return;  // Ctrl-C or SIGTERM: stop between images
         try {
           decode_into(files[static_cast<size_t>(i)].first, layout, images[i]);
         } catch (...) {
@@ -133,6 +136,7 @@ void decode_all(const std::vector<std::pair<fs::path, int64_t>>& files, const La
     });
   }
   for (auto& thread : pool) thread.join();
+  stop_if_interrupted("decoding the image folder");
   const int64_t bad = *std::min_element(first_failure.begin(), first_failure.end());
   // Again, alone, for its message (stb's failure reason is one global).
   if (bad < n) decode_into(files[static_cast<size_t>(bad)].first, layout, images[bad]);
@@ -174,10 +178,22 @@ Dataset read_split(const fs::path& dir, const std::vector<std::string>& classes,
       layout.width = first.width;
     }
   }
+  const int64_t n = static_cast<int64_t>(files.size());
+  // Sized before a single image is decoded: a folder of large photos (or an image_size typo)
+  // would otherwise take the machine's memory first and fail after minutes.
+  const int64_t bytes = n * layout.channels * layout.height * layout.width;
+  const int64_t available = available_memory_bytes();
+  if (available > 0 && bytes > available / 2) {
+    throw DataError(
+        fmt::format("{}: {} images of {}x{}x{} decode to {:.1f} GB, more than half of the {:.1f} "
+                    "GB of memory available",
+                    dir.string(), n, layout.channels, layout.height, layout.width,
+                    static_cast<double>(bytes) / 1e9, static_cast<double>(available) / 1e9),
+        layout.resize ? "choose a smaller image_size" : "resize the images with image_size = S");
+  }
   Dataset data;
   data.name = name;
   data.num_classes = static_cast<int64_t>(classes.size());
-  const int64_t n = static_cast<int64_t>(files.size());
   data.images = torch::empty({n, layout.channels, layout.height, layout.width}, torch::kUInt8);
   data.labels = torch::empty({n}, torch::kLong);
   decode_all(files, layout, data.images);

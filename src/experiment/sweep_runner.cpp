@@ -22,6 +22,7 @@
 #include "core/atomic_file.h"
 #include "core/errors.h"
 #include "core/interrupt.h"
+#include "run/host_limits.h"
 #include "run/progress.h"
 #include "run/run_folder.h"
 #include "train/config.h"
@@ -135,9 +136,17 @@ pid_t launch(const PlannedRun& job, const SweepSpec& spec, const SweepOptions& o
   std::vector<char*> envp;
   for (auto& e : environment) envp.push_back(e.data());
   envp.push_back(nullptr);
+  // A process group of its own: a terminal's Ctrl-C (or `kill -- -PGID` of the sweep's group)
+  // reaches the sweep, which passes it on once. Reaching the run twice would be the second
+  // request that ends it at once, without its checkpoint (core/interrupt.h).
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   pid_t pid = 0;
-  const int error =
-      posix_spawn(&pid, options.executable.c_str(), &actions, nullptr, argv.data(), envp.data());
+  const int error = posix_spawn(&pid, options.executable.c_str(), &actions, &attributes,
+                                argv.data(), envp.data());
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) {
     throw Error(fmt::format("cannot start '{}' for sweep point '{}': {}", options.executable,
@@ -181,6 +190,7 @@ std::vector<PlannedRun> plan_sweep(const SweepSpec& spec) {
 }
 
 SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
+  check_sweep_jobs(options.jobs, host_limits());  // before a folder or a process exists
   SweepOutcome outcome;
   std::deque<PlannedRun> pending;
   for (const PlannedRun& run : plan_sweep(spec)) {

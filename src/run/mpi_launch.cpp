@@ -19,6 +19,7 @@
 #include "core/interrupt.h"
 #include "engine/async_server.h"
 #include "engine/mpi/mpi_world.h"
+#include "run/host_limits.h"
 #include "run/session.h"
 
 namespace dsgd {
@@ -81,6 +82,7 @@ std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool
 
   std::unique_ptr<Session> session;
   agreed(world, [&] {
+    check_resource_keys(config, host_limits());  // each host's own, before any thread
     session = std::make_unique<Session>(config, share);
     session->set_reporting(root);
     session->set_watch_signals(false);  // the engine's agreed stop only

@@ -7,6 +7,7 @@
 
 #include "core/interrupt.h"
 #include "engine/async_server.h"
+#include "run/host_limits.h"
 #include "run/mpi_launch.h"
 #include "run/session.h"
 
@@ -16,6 +17,7 @@ namespace {
 std::string run_simulated(const RunConfig& config, const std::string& out_dir, bool resume) {
   // One process holds the whole run: it stops at the next update after a signal.
   InterruptScope interrupts;
+  check_resource_keys(config, host_limits());  // before a thread or a folder exists
   Session session(config);
   session.check_memory();
   std::unique_ptr<Engine> engine = session.plan().build_simulator(session);

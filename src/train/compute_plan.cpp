@@ -6,8 +6,9 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <thread>
+
+#include "core/host_memory.h"
 
 namespace dsgd {
 
@@ -53,16 +54,7 @@ Machine this_machine() {
     const long long share = std::strtoll(cores, &end, 10);
     if (end != cores && *end == '\0' && share > 0) machine.cores = share;
   }
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  int64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") {
-      machine.available_bytes = kib * 1024;
-      break;
-    }
-  }
+  machine.available_bytes = available_memory_bytes();
   return machine;
 }
 

@@ -142,6 +142,10 @@ const std::vector<KeySpec>& key_specs() {
            "compute threads per model (0: by the model's work per step, up to every core; under "
            "MPI, the host's cores / its ranks)",
            int_at_least(0)),
+      spec("check_limits", &RunConfig::check_limits, kMayChange,
+           "refuse threads and sim.replicas x threads beyond 4 per core of this host (its CPU "
+           "affinity and cgroup quota; `dsgd list keys` shows the host), and more servers than "
+           "workers, before anything starts; false: run whatever the keys ask for"),
       spec("eval_every", &RunConfig::eval_every, kMayChange, "epochs between evaluations",
            at_least(0, false)),
       spec("bn_batches", &RunConfig::bn_batches, kMayChange,

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/interrupt.h"
 #include "models/model.h"
 
 namespace dsgd {
@@ -55,6 +56,7 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
       device_(choose_device(config.device, share.local_rank)),
       data_(std::move(data)),
       schedule_(config) {
+  stop_if_interrupted("reading the data");
   if (config_.augment != "default") data_.augment = config_.augment == "crop-flip";
   auto as_floats = [](const std::vector<double>& values) {
     return std::vector<float>(values.begin(), values.end());
@@ -75,6 +77,7 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
   replica_.net = make_net();
   replica_.flat = std::make_unique<FlatModel>(replica_.net, device_);
+  stop_if_interrupted("building the model");
   const int64_t samples_per_update =
       shape_.samples_per_update > 0 ? shape_.samples_per_update : config_.batch_size;
   if (samples_per_update > data_.train.size()) {
@@ -89,6 +92,7 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
       std::max<int64_t>(1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
   plan_ = make_compute_plan(share.threads);
   set_compute_threads(static_cast<int>(plan_.threads));
+  stop_if_interrupted("planning the compute");
 }
 
 ComputePlan TrainingContext::make_compute_plan(int64_t default_threads) const {

@@ -1,0 +1,144 @@
+// Resource keys held against the host before anything starts (run/host_limits.h), and a stop
+// requested before training (core/interrupt.h): a typo such as threads = 100000 ends with exit 2
+// before a thread or a folder exists; SIGTERM while an image folder decodes ends the run within
+// the bound, naming the phase, with nothing written.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stb/stb_image_write.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "cli_helpers.h"
+#include "core/interrupt.h"
+#include "run/host_limits.h"
+
+namespace {
+
+using namespace dsgd::testing;  // NOLINT(build/namespaces): the shared helpers of cli_helpers.h
+
+TEST(Limits, ThreadsBeyondTheHostStopBeforeAThreadOrAFolderExists) {
+  const fs::path out = fresh_dir("limits_threads");
+  CliResult r = run_dsgd("run --set threads=100000 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  const dsgd::HostLimits limits = dsgd::host_limits();
+  EXPECT_NE(r.output.find("threads = 100000 is more than this host can run: at most " +
+                          std::to_string(dsgd::kThreadsPerCore * limits.cores)),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("check_limits = false"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+
+  r = run_dsgd("run --set sim.replicas=100000 --set threads=1 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("sim.replicas = 100000 with 1 thread each is 100000 compute threads"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(out));
+
+  r = run_dsgd("run --set algo=dana-zero --set workers=2 --set servers=3 --out " + out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("servers = 3 is more than the 2 workers"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Limits, TheOverrideRunsWhatTheKeysAskFor) {
+  const fs::path out = fresh_dir("limits_override");
+  const int64_t threads = dsgd::kThreadsPerCore * dsgd::host_limits().cores + 1;
+  run_ok(
+      "run --set dataset=synthetic --set model=mlp --set epochs=0.05 --set check_limits=false "
+      "--set threads=" +
+          std::to_string(threads),
+      out);
+  EXPECT_GT(last_metric(out / "metrics.csv", "epoch"), 0.0);
+  EXPECT_EQ(nlohmann::json::parse(read_file(out / "summary.json"))["threads"], threads);
+  fs::remove_all(out);
+}
+
+TEST(Limits, SweepJobsBeyondTheHostStopTheSweepBeforeItStarts) {
+  const fs::path dir = fresh_dir("limits_sweep");
+  fs::create_directories(dir);
+  std::ofstream(dir / "spec.toml")
+      << "out = \"" << (dir / "out").string() << "\"\n[grid]\nworkers = [2, 4]\n";
+  const CliResult r = run_dsgd("sweep " + (dir / "spec.toml").string() + " --jobs 1000");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--jobs 1000 is more than this host can run"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  fs::remove_all(dir);
+}
+
+// A folder whose decoding takes seconds: one 256 x 256 colour PNG, hard-linked 2000 times into
+// each class of each split (decoding reads every link anew; 1.6 GB decoded).
+fs::path slow_image_folder() {
+  const fs::path dir = fresh_dir("limits_images");
+  const int side = 256;
+  std::vector<unsigned char> pixels(static_cast<size_t>(side * side * 3));
+  for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7) % 251);
+  fs::create_directories(dir);
+  const fs::path original = dir / "original.png";
+  EXPECT_NE(stbi_write_png(original.c_str(), side, side, 3, pixels.data(), side * 3), 0);
+  for (const char* split : {"train", "test"}) {
+    for (const char* cls : {"a", "b"}) {
+      fs::create_directories(dir / split / cls);
+      for (int i = 0; i < 2000; ++i) {
+        fs::create_hard_link(original, dir / split / cls / (std::to_string(i) + ".png"));
+      }
+    }
+  }
+  fs::remove(original);
+  return dir;
+}
+
+TEST(Interrupts, SigtermWhileAnImageFolderDecodesEndsTheRunWithNothingWritten) {
+  const fs::path data = slow_image_folder();
+  const fs::path out = fresh_dir("limits_decode_run");
+  const fs::path log = fresh_dir("limits_decode_log");
+  const std::string command = std::string(DSGD_BINARY) + " run --set dataset=" + data.string() +
+                              " --set model=mlp --out " + out.string() + " > " + log.string() +
+                              " 2>&1";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Signal once the run has an image of the folder open: it is decoding.
+  const fs::path fds = "/proc/" + std::to_string(child) + "/fd";
+  const std::string folder = fs::canonical(data).string();
+  bool decoding = false;
+  for (int polls = 0; polls < 20000 && !decoding; ++polls) {
+    std::error_code ec;
+    for (const auto& fd : fs::directory_iterator(fds, ec)) {
+      std::error_code link_error;
+      const std::string target = fs::read_symlink(fd.path(), link_error).string();
+      if (target.rfind(folder, 0) == 0 && target.size() > 4 &&
+          target.compare(target.size() - 4, 4, ".png") == 0) {
+        decoding = true;
+      }
+    }
+    if (ec) break;  // the process has gone
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(decoding) << read_file(log);
+  const auto signalled = std::chrono::steady_clock::now();
+  ASSERT_EQ(kill(child, SIGTERM), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+  const std::string output = read_file(log);
+  ASSERT_TRUE(WIFEXITED(status)) << output;
+  EXPECT_EQ(WEXITSTATUS(status), 143) << output;
+  EXPECT_NE(output.find("interrupted by SIGTERM while decoding the image folder"),
+            std::string::npos)
+      << output;
+  // The bound: decoding stops between images, far inside the grace period that would end it.
+  EXPECT_LT(seconds, static_cast<double>(dsgd::kDefaultGraceSeconds)) << output;
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& p : {data, log}) fs::remove_all(p);
+}
+
+}  // namespace
