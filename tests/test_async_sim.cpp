@@ -18,6 +18,7 @@
 #include "engine/async_telemetry.h"
 #include "engine/trace.h"
 #include "run/session.h"
+#include "train/local_steps.h"
 
 namespace {
 

@@ -26,7 +26,7 @@
 //
 // With local.dylu (Dynamic Local Updates, the paper's Eq. 6; at least one step) worker i takes
 // H_i = max(1, ⌊v_i / max_j v_j · H⌋) steps, v the worker speeds the config declares; the engines
-// size the runs (engine/async_server.h, local_steps_per_worker), the rules are unchanged.
+// size the runs (train/local_steps.h), the rules are unchanged.
 //
 // The outer rate α is constant, so both rate conventions (lr_in_velocity) give the same outer
 // steps; the local steps follow the run's convention. Weight decay is taken in the local steps

@@ -17,10 +17,10 @@
 
 #include "core/errors.h"
 #include "core/interrupt.h"
-#include "engine/async_server.h"
 #include "engine/mpi/mpi_world.h"
 #include "run/host_limits.h"
 #include "run/session.h"
+#include "train/local_steps.h"
 
 namespace dsgd {
 namespace {

@@ -6,10 +6,10 @@
 #include <iostream>
 
 #include "core/interrupt.h"
-#include "engine/async_server.h"
 #include "run/host_limits.h"
 #include "run/mpi_launch.h"
 #include "run/session.h"
+#include "train/local_steps.h"
 
 namespace dsgd {
 namespace {

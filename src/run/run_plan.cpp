@@ -11,6 +11,7 @@
 #include "engine/mpi/mpi_engines.h"
 #include "engine/sim/simulators.h"
 #include "run/session.h"
+#include "train/local_steps.h"
 
 namespace dsgd {
 namespace {
@@ -23,7 +24,7 @@ struct FamilyEntry {
   std::function<std::unique_ptr<Engine>(Session&, MpiWorld&)> build_mpi;  // empty: none
   int64_t (*ranks)(const RunConfig&);
   const char* ranks_are;
-  // The mean over updates: with DyLU workers' exchanges differ in size (async_server.h).
+  // The mean over updates: with DyLU workers' exchanges differ in size (train/local_steps.h).
   double (*minibatches_per_update)(const RunConfig&);
   int64_t (*simulated_gradients)(const RunConfig&);  // computed at once in the simulator
   bool shared_batchnorm;  // simulated workers train one model's BatchNorm statistics

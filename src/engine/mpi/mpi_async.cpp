@@ -8,6 +8,7 @@
 #include "engine/async_server.h"
 #include "engine/mpi/mpi_async_parts.h"
 #include "engine/mpi/mpi_engines.h"
+#include "train/local_steps.h"
 
 namespace dsgd {
 

@@ -2,7 +2,7 @@
 // ordered by (finish time, worker, sequence) pops the worker whose minibatch (timing model) ends
 // next; its gradient at the parameters it was sent (or its H local steps from them), computed on
 // a model replica, becomes its message, the server rule applies it and sends fresh parameters.
-// The server's link is priced like the synchronous family's global link (comm.global_*), so
+// The server's link (server_link.h) is priced like the synchronous family's global link, so
 // simulated time is comparable across families.
 #include <algorithm>
 #include <memory>
@@ -13,10 +13,12 @@
 #include "engine/async_server.h"
 #include "engine/local_run.h"
 #include "engine/sim/gradient_pool.h"
+#include "engine/sim/server_link.h"
 #include "engine/sim/simulator.h"
 #include "engine/sim/simulators.h"
 #include "engine/sim/timing.h"
 #include "engine/trace.h"
+#include "train/local_steps.h"
 
 namespace dsgd {
 
@@ -54,10 +56,7 @@ struct AsyncSimulator::State {
   std::optional<ArrivalTrace> replay;
   bool restored = false;
 
-  // The server's link: a push or a pull takes link_cost, and each direction is one queue.
-  double link_cost = 0.0;
-  double link_in_free = 0.0;   // when the link can take the next push
-  double link_out_free = 0.0;  // when it can take the next pull
+  std::unique_ptr<ServerLink> link;
 
   // With sim.replicas > 1: each worker's next gradient is computed ahead, in parallel, as soon as
   // the server sends it parameters, into its row of `gradients` (a worker that takes local steps
@@ -91,11 +90,7 @@ AsyncSimulator::Simulator(Training& training)
   if (!config.timing_trace.empty()) {
     s.replay = read_trace(config.timing_trace, s.workers, training_.total_updates());
   }
-  // Every push and pull carries the whole vector, split over `servers` links in parallel.
-  const double message_bytes =
-      static_cast<double>(theta0.numel() * static_cast<int64_t>(theta0.element_size()));
-  s.link_cost = config.comm_global_alpha +
-                config.comm_global_beta * message_bytes / static_cast<double>(config.servers);
+  s.link = std::make_unique<ServerLink>(config, theta0.numel() * theta0.element_size());
   // This engine holds every worker rule, so it can follow θ for the gap of a look-ahead server.
   if (s.worker_rules.front()->follows_parameters()) s.server->follow_parameters();
   const int64_t replicas = training_.context().compute_plan().replicas;
@@ -126,8 +121,7 @@ AsyncSimulator::Simulator(Training& training)
     checkpoint["engine/finish_time"] = to_tensor(s.finish_time);
     checkpoint["engine/event_sequence"] = to_tensor(s.event_sequence);
     checkpoint["engine/sequence"] = torch::tensor(s.sequence, torch::kLong);
-    checkpoint["engine/link_free"] =
-        torch::tensor({s.link_in_free, s.link_out_free}, torch::kDouble);
+    checkpoint["engine/link_free"] = s.link->state();
   });
 }
 
@@ -148,9 +142,7 @@ void AsyncSimulator::restore(const TensorMap& checkpoint) {
   s.finish_time = to_double_vector(entry("finish_time"));
   s.event_sequence = to_int_vector(entry("event_sequence"));
   s.sequence = entry("sequence").item<int64_t>();
-  torch::Tensor link_free = entry("link_free");
-  s.link_in_free = link_free[0].item<double>();
-  s.link_out_free = link_free[1].item<double>();
+  s.link->restore(entry("link_free"));
   if (!s.replay) {
     for (int64_t i = 0; i < s.workers; ++i) {
       const size_t w = static_cast<size_t>(i);
@@ -211,12 +203,7 @@ void AsyncSimulator::run() {
   auto send = [&](int64_t worker, int64_t updates, double now) {
     server.send(worker, updates);
     if (s.pool) compute_ahead(worker);
-    double start = now;
-    if (s.link_cost > 0.0) {
-      start = std::max(now, s.link_out_free) + s.link_cost;
-      s.link_out_free = start;
-    }
-    double finish = start + compute_time(worker);
+    const double finish = s.link->pull(now) + compute_time(worker);
     s.finish_time[static_cast<size_t>(worker)] = finish;
     s.event_sequence[static_cast<size_t>(worker)] = s.sequence;
     if (!s.replay) s.queue.push({finish, worker, s.sequence});
@@ -241,25 +228,18 @@ void AsyncSimulator::run() {
     return row;
   };
 
-  // Pushes queue for the link in the order workers finish computing (events pop in that order),
-  // so messages arrive, and are applied, in that order too.
-  auto arrival = [&](double finished) {
-    if (s.link_cost <= 0.0) return finished;
-    s.link_in_free = std::max(finished, s.link_in_free) + s.link_cost;
-    return s.link_in_free;
-  };
-
   double now = training_.sim_time();
   for (int64_t updates = training_.updates_done(); updates < training_.total_updates(); ++updates) {
     int64_t worker;
     if (s.replay) {
       worker = s.replay->order[static_cast<size_t>(updates)];
-      now = std::max(now, arrival(s.finish_time[static_cast<size_t>(worker)]));
+      now = std::max(now, s.link->push(s.finish_time[static_cast<size_t>(worker)]));
     } else {
       Event event = s.queue.top();
       s.queue.pop();
       worker = event.worker;
-      now = arrival(event.time);
+      // Events pop in the order workers finish, so messages arrive, and are applied, in it too.
+      now = s.link->push(event.time);
     }
     const size_t w = static_cast<size_t>(worker);
     const torch::Tensor& received = server.sent(worker);
