@@ -19,11 +19,20 @@ OUT.csv gets one row per epoch (epoch counted from 1, as dsgd's metrics.csv): th
 epoch's last update, the mean training loss over the epoch, test loss and accuracy as the script
 evaluates them (at the parameters its model holds after the epoch, with the BatchNorm running
 statistics training left), and the wall seconds. THREADS (default 2) sets torch's threads.
+
+After each epoch the driver writes OUT.csv.state: everything the script carries from one epoch to
+the next (the model and its BatchNorm statistics, the optimizer, the master's and every worker's
+weights and momentum, DANA's momentum sum, the warm-up rates left, the gamma clock's heap, and
+torch's, NumPy's and Python's random states). Started again with the same arguments, it skips the
+epochs done and continues from there, so a run of many hours survives its machine being shared or
+stopped; the rows it writes are the ones an uninterrupted run writes (the DataLoader's shuffling
+and augmentation seeds are drawn from torch's generator, which the state holds).
 """
 import contextlib
 import io
 import math
 import os
+import random
 import re
 import sys
 import time
@@ -130,6 +139,51 @@ class Bar:
         pass
 
 
+def worker_clock(args):
+    """The gamma clock the script iterates (its generator's GammaRandomWorkerSelection)."""
+    return args.worker_order.gi_frame.f_locals["self"]
+
+
+def save_state(path, epoch, args, elapsed):
+    params = list(args.model.parameters())
+    state = {
+        "epoch": epoch,
+        "elapsed": elapsed,
+        "model": args.model.state_dict(),
+        "optimizer": args.optimizer.state_dict(),
+        "master": args.master_weights,
+        "workers": args.worker_weights,
+        "worker_momentum": [[m[id(p)] for p in params] for m in args.worker_momentum],
+        "momentum_sum": [args.momentum_sum[id(p)] for p in params],
+        "warmup_lr": args.warmup_lr,
+        "clock": worker_clock(args).order,
+        "rng": (torch.get_rng_state(), np.random.get_state(), random.getstate()),
+    }
+    torch.save(state, path + ".tmp")
+    os.replace(path + ".tmp", path)
+
+
+def load_state(path, args):
+    state = torch.load(path)
+    params = list(args.model.parameters())
+    args.model.load_state_dict(state["model"])
+    args.optimizer.load_state_dict(state["optimizer"])
+    # load_state_dict copies the momentum buffers into new tensors; the script's own start
+    # values are zeros, so they are put back as the state holds them.
+    args.master_weights = state["master"]
+    args.worker_weights = state["workers"]
+    args.worker_momentum = [{id(p): m for p, m in zip(params, ms)}
+                            for ms in state["worker_momentum"]]
+    args.momentum_sum = {id(p): m for p, m in zip(params, state["momentum_sum"])}
+    args.warmup_lr = state["warmup_lr"]
+    worker_clock(args).order[:] = state["clock"]
+    torch_rng, numpy_rng, python_rng = state["rng"]
+    torch.set_rng_state(torch_rng)
+    np.random.set_state(numpy_rng)
+    random.setstate(python_rng)
+    return state["epoch"], state["elapsed"]
+
+
 def main():
     if len(sys.argv) < 4:
         raise SystemExit(__doc__)
@@ -144,12 +198,39 @@ def main():
     sys.path.insert(0, os.path.abspath(checkout))
     script = __import__(find_train_script(checkout)[:-len(".py")])
 
-    rows = open(out, "w")
-    rows.write("epoch,lr,train_loss,test_loss,test_acc,wall_time\n")
+    state_path = out + ".state"
+    done = 0
+    if os.path.exists(state_path) and os.path.exists(out):
+        with open(out) as f:
+            kept = f.readlines()
+        rows = open(out, "w")
+        rows.writelines(kept[:1 + torch.load(state_path)["epoch"]])
+        rows.flush()
+    else:
+        rows = open(out, "w")
+        rows.write("epoch,lr,train_loss,test_loss,test_acc,wall_time\n")
     start = time.time()
     train, evaluate = script.train, script.evaluate
 
+    def train_or_skip(epoch, args):
+        nonlocal done, start
+        if epoch == 0 and os.path.exists(state_path):
+            done, elapsed = load_state(state_path, args)
+            start -= elapsed
+            print("resuming after epoch %d" % done, flush=True)
+            # The state holds the rate the last epoch ended with, milestones up to it applied;
+            # the script's loop applies the milestones of epochs 1 to `done` again before each
+            # (skipped) epoch, so those up to done - 1 are taken out here.
+            for e in range(1, done):
+                if e in args.schedule:
+                    args.optimizer.param_groups[0]["lr"] /= args.lr_decay
+        if epoch < done:
+            return
+        train(epoch, args)
+
     def evaluate_and_record(epoch, args):
+        if epoch < done:
+            return
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):
             evaluate(epoch, args)
@@ -161,8 +242,12 @@ def main():
         rows.flush()
         print("epoch %d: %s; test accuracy %.4f" % (epoch + 1, Bar.last, float(test.group(2)) / 100),
               flush=True)
+        save_state(state_path, epoch + 1, args, time.time() - start)
 
-    script.train = train
+    # The script seeds torch and Python's random but not NumPy, whose generator draws its gamma
+    # clock: seeded here (NUMPY_SEED, default 0), so that a run is repeatable.
+    np.random.seed(int(os.environ.get("NUMPY_SEED", "0")))
+    script.train = train_or_skip
     script.evaluate = evaluate_and_record
     sys.argv = [script.__file__] + sys.argv[4:]
     script.run()
