@@ -34,7 +34,8 @@ def _load_weights(model, path):
     trained = os.path.join(path, "model.pt")
     if model is None or isinstance(model, (str, os.PathLike)) or not os.path.exists(trained):
         return
-    state = torch.jit.load(trained).state_dict()
+    with _inputs.quiet_torchscript():
+        state = torch.jit.load(trained).state_dict()
     with torch.no_grad():
         model.load_state_dict(state)
 

@@ -6,15 +6,27 @@ where it runs), write each model and data set once however many runs use them, a
 folder's config.toml naming files a later `dsgd run --resume` finds. The cache is $DSGD_CACHE, or
 ~/.cache/dsgd.
 """
+import contextlib
 import copy
 import hashlib
 import io
 import os
 import tempfile
+import warnings
 
 import torch
 
 from ._errors import ConfigError
+
+
+@contextlib.contextmanager
+def quiet_torchscript():
+    """TorchScript is how a Python model reaches dsgd's C++ engine; PyTorch 2.x warns (a
+    FutureWarning) at every script, save and load that it is deprecated, which would only tell a
+    user about dsgd's insides (docs/python.md says what it means for dsgd)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning, message=".*torch.jit.*")
+        yield
 
 
 def cache_dir():
@@ -42,7 +54,8 @@ def _script(module):
     """A float32 TorchScript copy of an nn.Module; the user's module is left as it is."""
     try:
         trainable = copy.deepcopy(module).float()
-        return torch.jit.script(trainable)
+        with quiet_torchscript():
+            return torch.jit.script(trainable)
     except Exception as e:  # torch.jit.frontend.* and RuntimeError, whatever the version
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ConfigError(
@@ -68,7 +81,8 @@ def model_path(model):
                           f"a path, not {type(model).__name__}",
                           "dsgd.models() lists the built-in names")
     buffer = io.BytesIO()
-    torch.jit.save(scripted, buffer)
+    with quiet_torchscript():
+        torch.jit.save(scripted, buffer)
     data = buffer.getvalue()
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     path = os.path.join(cache_dir(), "models", digest + ".pt")

@@ -73,5 +73,9 @@ class Run:
     def trained_module(self):
         """The trained network as a ScriptModule (model.pt), for a model given as TorchScript or
         nn.Module; None for a built-in model."""
+        from ._inputs import quiet_torchscript
         path = os.path.join(self.path, "model.pt")
-        return torch.jit.load(path) if os.path.exists(path) else None
+        if not os.path.exists(path):
+            return None
+        with quiet_torchscript():
+            return torch.jit.load(path)
