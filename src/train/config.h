@@ -39,10 +39,10 @@ struct RunConfig {
   std::string lr_scaling = "none";  // sync family: "linear" multiplies lr by P (Goyal et al.)
   bool stop_on_collapse = true;     // end a run whose loss stays at a uniform guess's
   int64_t seed = 1;
-  int64_t threads = 0;      // per model replica; 0: chosen (train/compute_plan.h)
+  int64_t threads = 0;       // per model replica; 0: chosen (train/compute_plan.h)
   bool check_limits = true;  // hold resource keys against the host's cores (run/host_limits.h)
-  double eval_every = 1.0;  // epochs between evaluations
-  int64_t bn_batches = 20;  // training batches that re-estimate BatchNorm statistics
+  double eval_every = 1.0;   // epochs between evaluations
+  int64_t bn_batches = 20;   // training batches that re-estimate BatchNorm statistics
   std::string device = "cpu";
   // How the model computes (models/compute_format.h): the activations' layout, contiguous or
   // channels-last, and fp32 or bf16 mixed precision (weights, gradients and rule state fp32).
