@@ -50,9 +50,10 @@ int rank_of(int signal) {
   return rank;
 }
 
-void catch_interrupts() {
+void catch_interrupts(bool restart_interrupted_calls) {
   struct sigaction action {};
   action.sa_handler = record_interrupt;
+  action.sa_flags = restart_interrupted_calls ? SA_RESTART : 0;
   sigemptyset(&action.sa_mask);
   for (int signal : kInterruptSignals) sigaction(signal, &action, nullptr);
 }
@@ -67,7 +68,7 @@ struct InterruptScope::Saved {
   struct sigaction alarm;
 };
 
-InterruptScope::InterruptScope() : saved_(std::make_unique<Saved>()) {
+InterruptScope::InterruptScope(bool restart_interrupted_calls) : saved_(std::make_unique<Saved>()) {
   interrupt_signal = 0;
   if (const char* text = std::getenv("DSGD_GRACE_SECONDS")) {
     char* end = nullptr;
@@ -81,7 +82,7 @@ InterruptScope::InterruptScope() : saved_(std::make_unique<Saved>()) {
   alarm.sa_handler = end_after_grace;
   sigemptyset(&alarm.sa_mask);
   sigaction(SIGALRM, &alarm, &saved_->alarm);
-  catch_interrupts();
+  catch_interrupts(restart_interrupted_calls);
 }
 
 InterruptScope::~InterruptScope() {

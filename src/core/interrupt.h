@@ -20,7 +20,11 @@ namespace dsgd {
 // partial one.
 class InterruptScope {
  public:
-  InterruptScope();
+  // restart_interrupted_calls: a system call the signal interrupts is restarted (SA_RESTART), so
+  // that a signal in the middle of a write (a checkpoint, a metrics row) does not become an I/O
+  // error and a failed run. false: it fails with EINTR, for a loop that blocks in a call (the
+  // sweep's waitpid) and must see the request at once.
+  explicit InterruptScope(bool restart_interrupted_calls = true);
   ~InterruptScope();
   InterruptScope(const InterruptScope&) = delete;
   InterruptScope& operator=(const InterruptScope&) = delete;

@@ -221,7 +221,8 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
           : "");
   std::fflush(stdout);
 
-  InterruptScope interrupts;  // passed on to the runs; an embedding process gets its handlers back
+  // Passed on to the runs; the blocking waitpid below returns (EINTR) to do it.
+  InterruptScope interrupts(/*restart_interrupted_calls=*/false);
   std::map<pid_t, std::pair<PlannedRun, Clock::time_point>> running;
   double seconds_done = 0.0;
   int ended = 0;
