@@ -1,10 +1,12 @@
 // Checkpoint files; see checkpoint.h.
 #include "core/checkpoint.h"
 
+#include <fmt/format.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,6 +14,7 @@
 
 #include "core/atomic_file.h"
 #include "core/errors.h"
+#include "core/fault_injection.h"
 
 namespace dsgd {
 
@@ -94,7 +97,13 @@ void save_checkpoint(const std::string& path, const TensorMap& tensors) {
   put_le(content, length, 8);
   put_le(content, crc, 4);
   const std::string fresh = path + ".new";
+  if (const int error = write_fault("checkpoint")) {
+    throw Error(fmt::format("cannot write {}: {}", fresh, std::strerror(error)),
+                "free some space, or make the run folder writable; the previous checkpoint is "
+                "intact: continue with dsgd run --resume");
+  }
   write_file_atomically(fresh, content);
+  fault_point("checkpoint");  // the new checkpoint whole, not yet in place
   std::error_code error;
   if (std::filesystem::exists(path)) {
     std::filesystem::rename(path, previous_checkpoint_path(path), error);

@@ -94,13 +94,13 @@ InterruptScope::~InterruptScope() {
   interrupt_signal = 0;
 }
 
-void stop_if_interrupted(const std::string& phase) {
+void stop_if_interrupted(const std::string& phase, const std::string& kept,
+                         const std::string& hint) {
   const int signal = interrupt_signal;
   if (signal == 0) return;
   throw InterruptedError(
-      fmt::format("interrupted by {} while {}, before training: nothing was written",
-                  signal_name(signal), phase),
-      "run the same command again to start the run", signal);
+      fmt::format("interrupted by {} while {}, {}", signal_name(signal), phase, kept), hint,
+      signal);
 }
 
 int pending_interrupt() { return interrupt_signal; }

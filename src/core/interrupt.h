@@ -37,10 +37,13 @@ inline constexpr unsigned kDefaultGraceSeconds = 120;
 
 // The signal that asked the run to stop, or 0.
 int pending_interrupt();
-// For the steps before training (reading and decoding data, loading the model, planning): throws
-// InterruptedError naming `phase` ("decoding the image folder") when a signal asked to stop.
-// Nothing is written before training, so stopping there loses nothing.
-void stop_if_interrupted(const std::string& phase);
+// For the steps before training (reading and decoding data, loading the model, planning), and for
+// others that write no checkpoint (a report): throws InterruptedError naming `phase` ("decoding
+// the image folder") and what is kept when a signal asked to stop. Nothing is written before
+// training, so stopping there loses nothing.
+void stop_if_interrupted(const std::string& phase,
+                         const std::string& kept = "before training: nothing was written",
+                         const std::string& hint = "run the same command again to start the run");
 // "SIGINT", "SIGTERM", "SIGUSR1", or "signal N".
 std::string signal_name(int signal);
 // Of two requests (0: none), the one a job stops with: SIGTERM before SIGINT before SIGUSR1, so

@@ -4,11 +4,17 @@
 // the files.
 #include "experiment/report.h"
 
+#include <fmt/format.h>
+
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/atomic_file.h"
+#include "core/errors.h"
+#include "core/fault_injection.h"
+#include "core/interrupt.h"
 #include "experiment/report_figures.h"
 #include "experiment/report_layout.h"
 #include "experiment/report_sections.h"
@@ -31,6 +37,12 @@ std::string read_text(const fs::path& path) {
 }  // namespace
 
 std::string write_report(const ReportOptions& options) {
+  // A stop between files: each file written is whole (atomically), the report is then partial.
+  InterruptScope interrupts;
+  const auto stop_if_asked = [] {
+    stop_if_interrupted("writing the report", "its files written so far whole",
+                        "run the same command again to write the whole report");
+  };
   const Experiment experiment = load_experiment(options.dirs);
   const Layout layout = resolve_layout(experiment, options);
   const std::vector<double> targets = targets_of(experiment, layout);
@@ -60,11 +72,18 @@ std::string write_report(const ReportOptions& options) {
     const size_t notes = previous.find("\n<!-- notes -->");
     if (notes != std::string::npos) md += previous.substr(notes);
   }
+  fault_point("report");
+  stop_if_asked();
+  if (const int error = write_fault("report")) {
+    throw Error(fmt::format("cannot write {}: {}", report_path.string(), std::strerror(error)),
+                "free some space, or write the report elsewhere with --out");
+  }
   write_file_atomically(report_path.string(), md);
   write_file_atomically((folder / (report_path.stem().string() + ".csv")).string(),
                         csv_table(columns, experiment.configurations, rows));
   if (!figures.empty()) fs::create_directories(folder / plots);
   for (const Figure& figure : figures) {
+    stop_if_asked();
     draw_figure((folder / figure.base).string(), figure.title, figure.panels);
   }
   return report_path.string();

@@ -17,6 +17,7 @@
 
 #include "core/checkpoint.h"
 #include "core/errors.h"
+#include "core/fault_injection.h"
 
 namespace dsgd {
 
@@ -120,8 +121,15 @@ void RunFolder::append_metrics(const std::map<std::string, double>& row) {
       cells.push_back(fmt::format("{:.6g}", it->second));
     }
   }
-  metrics_text_ += fmt::format("{}\n", fmt::join(cells, ","));
-  write_file_atomically(file("metrics.csv"), metrics_text_);
+  std::string text = metrics_text_ + fmt::format("{}\n", fmt::join(cells, ","));
+  fault_point("metrics");
+  if (const int error = write_fault("metrics")) {
+    throw Error(fmt::format("cannot write {}: {}", file("metrics.csv"), std::strerror(error)),
+                "free some space, or make the run folder writable; the last checkpoint is intact: "
+                "continue with dsgd run --resume");
+  }
+  write_file_atomically(file("metrics.csv"), text);
+  metrics_text_ = std::move(text);  // only once the file holds it
 }
 
 void RunFolder::write_summary(const nlohmann::json& summary) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/fault_injection.h"
 #include "core/interrupt.h"
 #include "run/evaluator.h"
 
@@ -123,6 +124,7 @@ void Session::write_checkpoint() {
 void Session::after_update(int64_t updates, const torch::Tensor& loss, double sim_time,
                            const torch::Tensor& eval_params,
                            const std::function<std::map<std::string, double>()>& extra) {
+  fault_point("training");
   updates_done_ = updates;
   sim_time_ = sim_time;
   last_lr_ = lr_at(updates - 1);
@@ -202,6 +204,7 @@ void Session::check_finite(int64_t updates) {
 
 void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                            const std::map<std::string, double>& extra) {
+  fault_point("evaluation");
   torch::NoGradGuard no_grad;
   if (!eval_params.is_same(context_.model().params())) context_.model().params().copy_(eval_params);
   // bn_policy = "local" evaluates learner 0's own statistics, as the engine left them.

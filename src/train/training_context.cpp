@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/fault_injection.h"
 #include "core/interrupt.h"
 #include "models/model.h"
 
@@ -56,6 +57,7 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
       device_(choose_device(config.device, share.local_rank)),
       data_(std::move(data)),
       schedule_(config) {
+  fault_point("setup");
   stop_if_interrupted("reading the data");
   if (config_.augment != "default") data_.augment = config_.augment == "crop-flip";
   auto as_floats = [](const std::vector<double>& values) {

@@ -1,0 +1,21 @@
+// Faults at named points of a run, for the fault-injection harness (scripts/fault-table.sh and
+// tests/test_faults.cpp): DSGD_FAULT = "POINT:FAULT" or "POINT:FAULT@N" makes the N-th time
+// (default the first) the process reaches POINT meet FAULT, as if it came from outside:
+//   SIGINT, SIGTERM, SIGKILL   the signal, raised at the point (kill(getpid(), ...));
+//   ENOSPC, EROFS              the point's file write fails with that error (a full disk, a
+//                              read-only folder: as root, chmod does not stop a write).
+// Points: setup (the data read, before training), training (an update), evaluation (its start),
+// checkpoint (between writing a checkpoint and moving it into place; a write fault fails the
+// write itself), report (a report's markdown). Unset, as in every real run, a point costs one
+// getenv in the process's life.
+#pragma once
+
+namespace dsgd {
+
+// Raises the signal fault set for `point`, if this is its turn. Counts the visit.
+void fault_point(const char* point);
+
+// The errno of the write fault set for `point`, if this is its turn, else 0. Counts the visit.
+int write_fault(const char* point);
+
+}  // namespace dsgd
