@@ -142,3 +142,27 @@ TEST(Interrupts, SigtermWhileAnImageFolderDecodesEndsTheRunWithNothingWritten) {
 }
 
 }  // namespace
+
+namespace {
+
+// A run held up where it cannot look at the request (here: a BatchNorm re-estimation over 4000
+// batches, struck by SIGTERM as it starts) is ended by the grace timer, with 128 + the signal, a
+// line saying why, and the files it had written whole.
+TEST(Interrupts, TheGraceTimerEndsARunHeldUpInALongCall) {
+  const fs::path out = fresh_dir("limits_grace");
+  const std::string command = "DSGD_GRACE_SECONDS=1 DSGD_FAULT=evaluation:SIGTERM " +
+                              std::string(DSGD_BINARY) +
+                              " run --set dataset=synthetic --set model=lenet5-bn --set "
+                              "epochs=0.25 --set threads=1 --set bn_batches=4000 --out " +
+                              (out / "struck").string() + " > " + (out / "log").string() + " 2>&1";
+  fs::create_directories(out);
+  const int status = std::system(command.c_str());
+  const std::string log = read_file(out / "log");
+  ASSERT_TRUE(WIFEXITED(status)) << log;
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << log;
+  EXPECT_NE(log.find("did not stop within the grace period"), std::string::npos) << log;
+  EXPECT_NO_THROW(nlohmann::json::parse(read_file(out / "struck" / "summary.json")));
+  fs::remove_all(out);
+}
+
+}  // namespace
