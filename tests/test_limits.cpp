@@ -14,6 +14,8 @@
 #include "cli_helpers.h"
 #include "core/interrupt.h"
 #include "run/host_limits.h"
+#include "run/session.h"
+#include "train/config.h"
 
 namespace {
 
@@ -41,6 +43,24 @@ TEST(Limits, ThreadsBeyondTheHostStopBeforeAThreadOrAFolderExists) {
   r = run_dsgd("run --set algo=dana-zero --set workers=2 --set servers=3 --out " + out.string());
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("servers = 3 is more than the 2 workers"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// bn_batches beyond the training set's batches (a typo that makes every evaluation re-read the
+// data thousands of times) stops before the folder exists, naming the most that makes sense.
+TEST(Limits, BnBatchesBeyondTheDataStopBeforeAFolderExists) {
+  const fs::path out = fresh_dir("limits_bn_batches");
+  const CliResult r = run_dsgd(
+      "run --set dataset=synthetic --set model=lenet5-bn --set batch_size=32 "
+      "--set bn_batches=1000000000 --out " +
+      out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  // synthetic: 4096 training samples, 128 batches of 32.
+  EXPECT_NE(r.output.find("bn_batches = 1000000000 re-estimates BatchNorm from 32000000000 "
+                          "samples at each evaluation, more than the 4096 training samples"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("use at most bn_batches = 128"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out));
 }
 
@@ -146,14 +166,16 @@ TEST(Interrupts, SigtermWhileAnImageFolderDecodesEndsTheRunWithNothingWritten) {
 namespace {
 
 // A run held up where it cannot look at the request (here: a BatchNorm re-estimation over 4000
-// batches, struck by SIGTERM as it starts) is ended by the grace timer, with 128 + the signal, a
+// batches, beyond the data with the limits' override, struck by SIGTERM as it starts, which
+// the evaluation's 10 s to finish let go on) is ended by the grace timer, with 128 + the signal, a
 // line saying why, and the files it had written whole.
 TEST(Interrupts, TheGraceTimerEndsARunHeldUpInALongCall) {
   const fs::path out = fresh_dir("limits_grace");
   const std::string command = "DSGD_GRACE_SECONDS=1 DSGD_FAULT=evaluation:SIGTERM " +
                               std::string(DSGD_BINARY) +
                               " run --set dataset=synthetic --set model=lenet5-bn --set "
-                              "epochs=0.25 --set threads=1 --set bn_batches=4000 --out " +
+                              "epochs=0.25 --set threads=1 --set bn_batches=4000 --set check_limits=false "
+                              "--out " +
                               (out / "struck").string() + " > " + (out / "log").string() + " 2>&1";
   fs::create_directories(out);
   const int status = std::system(command.c_str());
@@ -163,6 +185,32 @@ TEST(Interrupts, TheGraceTimerEndsARunHeldUpInALongCall) {
   EXPECT_NE(log.find("did not stop within the grace period"), std::string::npos) << log;
   EXPECT_NO_THROW(nlohmann::json::parse(read_file(out / "struck" / "summary.json")));
   fs::remove_all(out);
+}
+
+}  // namespace
+
+namespace {
+
+// A second process on a run folder that is in use (here: `dsgd run --resume` while this process's
+// session still holds it) is refused with exit 2 naming the process, and leaves the folder's files
+// as they were.
+TEST(Interrupts, AFolderInUseIsRefusedAndLeftAlone) {
+  const fs::path dir = fresh_dir("limits_in_use");
+  dsgd::Session session(dsgd::parse_config(
+      "", {"dataset=synthetic", "model=mlp", "batch_size=16", "epochs=1", "eval_every=0.25"}));
+  session.open_folder(dir.string());
+  const torch::Tensor loss = torch::ones({});
+  for (int64_t u = 1; !fs::exists(dir / "checkpoint.pt"); ++u) {
+    session.after_update(u, loss, static_cast<double>(u), session.model().params(), {});
+  }
+  const std::string metrics = read_file(dir / "metrics.csv");
+  const CliResult r = run_dsgd("run --resume " + dir.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("is in use by another dsgd process (pid " + std::to_string(::getpid())),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(read_file(dir / "metrics.csv"), metrics);
+  fs::remove_all(dir);
 }
 
 }  // namespace

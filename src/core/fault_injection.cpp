@@ -36,6 +36,13 @@ Fault& fault() {
       kind.resize(at);
     }
     parsed.kind = kind;
+    // Under MPI, only the rank DSGD_FAULT_RANK names meets the fault (every rank inherits the
+    // environment); Open MPI and MPICH tell a process its rank before MPI_Init.
+    if (const char* only = std::getenv("DSGD_FAULT_RANK")) {
+      const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+      if (rank == nullptr) rank = std::getenv("PMI_RANK");
+      if (std::atoi(only) != (rank == nullptr ? 0 : std::atoi(rank))) parsed.point.clear();
+    }
     return parsed;
   }();
   return f;

@@ -23,7 +23,7 @@ class InterruptScope {
   // restart_interrupted_calls: a system call the signal interrupts is restarted (SA_RESTART), so
   // that a signal in the middle of a write (a checkpoint, a metrics row) does not become an I/O
   // error and a failed run. false: it fails with EINTR, for a loop that blocks in a call (the
-  // sweep's waitpid) and must see the request at once.
+  // sweep's wait for its runs, which sleeps between polls) and must see the request at once.
   explicit InterruptScope(bool restart_interrupted_calls = true);
   ~InterruptScope();
   InterruptScope(const InterruptScope&) = delete;

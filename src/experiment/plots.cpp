@@ -12,9 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "core/atomic_file.h"
 #include "core/errors.h"
+#include "core/fault_injection.h"
+#include "core/interrupt.h"
 
 extern char** environ;
 
@@ -49,19 +52,31 @@ bool has_band(const Curve& curve) {
 }
 
 // Runs `gnuplot script` in the script's folder (the script names its files relative to it, so
-// the folder can move), its messages into script.log; throws with them on failure.
-void run_gnuplot(const std::string& script) {
+// the folder can move), its messages into script.log; throws with them on failure. gnuplot
+// writes NAME.tmp.png and NAME.tmp.svg (the script's `out`, set here), moved into place only
+// once both are whole, so a stop or a failure never leaves half a figure under the real name.
+// A signal that stops dsgd reaches gnuplot too (the terminal's process group): the figure is
+// then dropped and the stop reported as such, not as gnuplot's failure.
+void run_gnuplot(const std::string& script, const std::string& name) {
   const std::string log = script + ".log";
-  const std::string folder = fs::path(script).parent_path().string();
+  const fs::path folder = fs::path(script).parent_path();
+  const std::string temporary = name + ".tmp";
+  const std::vector<std::string> extensions = {"png", "svg"};
+  const auto drop_temporaries = [&] {
+    std::error_code ignored;
+    for (const std::string& extension : extensions) {
+      fs::remove(folder / (temporary + "." + extension), ignored);
+    }
+  };
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::string program = "gnuplot";
+  std::string program = "gnuplot", option = "-e", out = "out = " + quoted(temporary);
   std::string argument = fs::path(script).filename().string();
-  char* argv[] = {program.data(), argument.data(), nullptr};
+  char* argv[] = {program.data(), option.data(), out.data(), argument.data(), nullptr};
   pid_t pid = 0;
   const int error = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -70,14 +85,21 @@ void run_gnuplot(const std::string& script) {
                 "install it (Debian: apt-get install gnuplot-nox; scripts/setup.sh does), or "
                 "pass --no-plots");
   }
+  fault_point("figure");
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    drop_temporaries();
+    stop_if_interrupted("drawing " + name, "the files written before it whole",
+                        "run the same command again to write the whole report");
     std::ifstream in(log);
     std::stringstream messages;
     messages << in.rdbuf();
     throw Error(fmt::format("gnuplot failed on '{}':\n{}", script, messages.str()));
+  }
+  for (const std::string& extension : extensions) {
+    fs::rename(folder / (temporary + "." + extension), folder / (name + "." + extension));
   }
   fs::remove(log);
 }
@@ -150,16 +172,18 @@ void draw_figure(const std::string& base, const std::string& title,
   script << "# Made by dsgd report; `gnuplot " << name << ".gp` in this folder draws it again.\n"
          << "set termoption noenhanced\nset key font \",8\" samplen 2\n"
          << "set grid lc rgb \"#dddddd\"\n";
+  // `out` names the files; dsgd sets it to draw under temporary names (run_gnuplot).
+  script << "if (!exists(\"out\")) out = " << quoted(name) << "\n";
   for (const auto& [terminal, extension] :
        {std::pair<std::string, std::string>{"pngcairo", "png"}, {"svg dynamic", "svg"}}) {
     script << fmt::format("set terminal {} size {},{} font \"sans,10\"\n", terminal, width, height)
-           << "set output " << quoted(name + "." + extension) << "\n"
+           << "set output out." << quoted("." + extension) << "\n"
            << fmt::format("set multiplot layout {},{}{}\n", rows, columns, layout_title)
            << plots.str() << "unset multiplot\nset output\n";
   }
   write_file_atomically(absolute + ".dat", data.str());
   write_file_atomically(absolute + ".gp", script.str());
-  run_gnuplot(absolute + ".gp");
+  run_gnuplot(absolute + ".gp", name);
 }
 
 }  // namespace dsgd

@@ -86,6 +86,7 @@ std::string write_report(const ReportOptions& options) {
     stop_if_asked();
     draw_figure((folder / figure.base).string(), figure.title, figure.panels);
   }
+  stop_if_asked();  // a stop during the last figure still ends the command as a stop
   return report_path.string();
 }
 

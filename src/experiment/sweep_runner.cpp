@@ -21,6 +21,7 @@
 
 #include "core/atomic_file.h"
 #include "core/errors.h"
+#include "core/fault_injection.h"
 #include "core/interrupt.h"
 #include "run/host_limits.h"
 #include "run/progress.h"
@@ -221,7 +222,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
           : "");
   std::fflush(stdout);
 
-  // Passed on to the runs; the blocking waitpid below returns (EINTR) to do it.
+  // Passed on to the runs by the loop below, which polls for both.
   InterruptScope interrupts(/*restart_interrupted_calls=*/false);
   std::map<pid_t, std::pair<PlannedRun, Clock::time_point>> running;
   double seconds_done = 0.0;
@@ -267,12 +268,13 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
       ++outcome.started;
     }
     int wait_status = 0;
-    // Off a terminal there is no status line to redraw: block until a run ends (a signal
-    // interrupts the wait, EINTR, and the loop passes it on). On a terminal, poll to redraw.
-    const pid_t pid = ::waitpid(-1, &wait_status, terminal ? WNOHANG : 0);
+    // Polled, not a blocking wait: a signal that came just before a blocking waitpid would wait
+    // for a run to end before the loop passed it on.
+    const pid_t pid = ::waitpid(-1, &wait_status, WNOHANG);
     if (pid <= 0) {
+      fault_point("sweep");
       draw(false);
-      if (terminal) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      std::this_thread::sleep_for(std::chrono::milliseconds(terminal ? 50 : 100));
       continue;
     }
     auto it = running.find(pid);

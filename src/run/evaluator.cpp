@@ -6,7 +6,7 @@
 namespace dsgd {
 
 void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first, int64_t batches,
-                          torch::Device device) {
+                          torch::Device device, const std::function<void()>& between_batches) {
   auto* forward_model = dynamic_cast<Model*>(&model.module());
   TORCH_CHECK(forward_model != nullptr, "reestimate_batchnorm needs a dsgd::Model");
   if (batches <= 0 || !forward_model->has_batchnorm()) return;
@@ -15,6 +15,7 @@ void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first,
   bool was_training = forward_model->is_training();
   forward_model->train(true);
   for (int64_t k = 0; k < batches; ++k) {
+    if (between_batches) between_batches();
     Batch batch = stream.batch(first + k);
     forward_model->predict(batch.inputs.to(device));
   }
@@ -23,7 +24,8 @@ void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first,
 }
 
 EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& norm,
-                    torch::Device device, int64_t chunk) {
+                    torch::Device device, int64_t chunk,
+                    const std::function<void()>& between_batches) {
   torch::NoGradGuard no_grad;
   torch::nn::Module& module = model.module();
   auto* forward_model = dynamic_cast<Model*>(&module);
@@ -33,6 +35,7 @@ EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& 
   double loss_sum = 0.0;
   int64_t correct = 0;
   for (int64_t start = 0; start < data.size(); start += chunk) {
+    if (between_batches) between_batches();
     int64_t n = std::min(chunk, data.size() - start);
     torch::Tensor inputs = normalize_images(data.images.narrow(0, start, n), norm).to(device);
     torch::Tensor labels = data.labels.narrow(0, start, n).to(device);

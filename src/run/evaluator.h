@@ -6,6 +6,8 @@
 
 #include <torch/torch.h>
 
+#include <functional>
+
 #include "core/flat_model.h"
 #include "data/dataset.h"
 #include "data/worker_stream.h"
@@ -18,12 +20,16 @@ struct EvalResult {
 };
 
 // Re-estimates every BatchNorm module's running statistics from `batches` batches of `stream`
-// (starting at batch `first`). A model without BatchNorm is left untouched.
+// (starting at batch `first`). A model without BatchNorm is left untouched. `between_batches`,
+// when given, runs before each batch: it may throw to abandon the work (a stop request).
 void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first, int64_t batches,
-                          torch::Device device);
+                          torch::Device device,
+                          const std::function<void()>& between_batches = nullptr);
 
-// Mean cross-entropy and accuracy over the whole dataset, in eval mode, batches of `chunk`.
+// Mean cross-entropy and accuracy over the whole dataset, in eval mode, batches of `chunk`;
+// `between_batches` as above.
 EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& norm,
-                    torch::Device device, int64_t chunk = 1000);
+                    torch::Device device, int64_t chunk = 1000,
+                    const std::function<void()>& between_batches = nullptr);
 
 }  // namespace dsgd

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -48,6 +49,32 @@ RunFolder::RunFolder(std::string path) : path_(std::move(path)) {
     throw ConfigError("cannot create run folder '" + path_ + "': " + ec.message(),
                       "choose a writable --out");
   }
+  lock();
+}
+
+RunFolder::LockFile::~LockFile() {
+  if (fd >= 0) ::close(fd);
+}
+
+void RunFolder::lock() {
+  const std::string name = file(".dsgd.lock");
+  const int fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return;  // a folder that takes no new file fails at its first write, with its error
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    char holder[32] = {};
+    const ssize_t got = ::pread(fd, holder, sizeof(holder) - 1, 0);
+    ::close(fd);
+    throw ConfigError(
+        fmt::format("run folder '{}' is in use by another dsgd process{}", path_,
+                    got > 0 ? fmt::format(" (pid {})", std::string(holder, got)) : ""),
+        "wait for that run to end, or stop it (Ctrl-C, or kill PID: it checkpoints), then "
+        "--resume");
+  }
+  lock_.fd = fd;
+  const std::string pid = std::to_string(::getpid());
+  if (::ftruncate(fd, 0) == 0 && ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+    // Only the message above reads it.
+  }
 }
 
 namespace {
@@ -67,6 +94,7 @@ void remove_interrupted_writes(const std::string& run_folder) {
 }  // namespace
 
 RunFolder::RunFolder(std::string path, int64_t resume_after_update) : path_(std::move(path)) {
+  if (fs::is_directory(path_)) lock();
   std::ifstream in(file("metrics.csv"));
   std::string line;
   if (!in || !std::getline(in, line)) {

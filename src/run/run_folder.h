@@ -39,7 +39,19 @@ class RunFolder {
   void write_summary(const nlohmann::json& summary);
 
  private:
+  // Holds an exclusive lock on PATH/.dsgd.lock for the folder's life (the kernel drops it when
+  // the process ends, killed or not): a second process that opens the same folder, such as a
+  // --resume while the run still goes, is refused instead of rewriting its files under it.
+  void lock();
+  struct LockFile {
+    int fd = -1;
+    LockFile() = default;
+    LockFile(LockFile&& other) noexcept : fd(other.fd) { other.fd = -1; }
+    LockFile& operator=(LockFile&&) = delete;
+    ~LockFile();
+  };
   std::string path_;
+  LockFile lock_;
   std::vector<std::string> columns_;
   std::string metrics_text_;
 };

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -174,6 +175,33 @@ void Session::stop_if_requested(int64_t updates) {
       signal);
 }
 
+std::function<void()> Session::evaluation_stop_check(int64_t updates) const {
+  if (!watch_signals_ || (plan_.mpi && plan_.family == AlgorithmFamily::kSync)) return nullptr;
+  // The window, shortened by the fault-injection harness to reach the abandoning path.
+  double window = kEvaluationFinishSeconds;
+  if (const char* seconds = std::getenv("DSGD_EVALUATION_FINISH_SECONDS")) {
+    window = std::atof(seconds);
+  }
+  using Clock = std::chrono::steady_clock;
+  return [this, updates, window, first_seen = std::optional<Clock::time_point>()]() mutable {
+    const int signal = pending_interrupt();
+    if (signal == 0) return;
+    if (!first_seen) first_seen = Clock::now();
+    if (std::chrono::duration<double>(Clock::now() - *first_seen).count() < window) return;
+    const std::string path = folder_ ? folder_->path() : std::string("DIR");
+    const bool kept = folder_ && std::filesystem::exists(checkpoint_file(path));
+    throw InterruptedError(
+        fmt::format("interrupted by {} while evaluating at epoch {:.3f} (update {}), which was "
+                    "abandoned: {}",
+                    signal_name(signal), epoch_of(updates), updates,
+                    kept ? "the last checkpoint is kept" : "no checkpoint was written yet"),
+        kept ? fmt::format("continue from the last checkpoint: {}dsgd run --resume {}",
+                           launch_prefix(), path)
+             : fmt::format("remove {} and run the same command again", path),
+        signal);
+  };
+}
+
 bool Session::period_collapsed() const {
   if (!config().stop_on_collapse || loss_count_ == 0 || data().train.num_classes < 2) return false;
   if (epoch_of(period_start_) < config().warmup_epochs) return false;
@@ -209,10 +237,11 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   if (!eval_params.is_same(context_.model().params())) context_.model().params().copy_(eval_params);
   // bn_policy = "local" evaluates learner 0's own statistics, as the engine left them.
   const int64_t bn_batches = config().bn_policy == "local" ? 0 : config().bn_batches;
+  const std::function<void()> stop_check = evaluation_stop_check(updates);
   reestimate_batchnorm(context_.model(), *bn_stream_, evaluations_ * config().bn_batches,
-                       bn_batches, context_.device());
-  EvalResult result =
-      evaluate(context_.model(), data().test, data().normalization, context_.device());
+                       bn_batches, context_.device(), stop_check);
+  EvalResult result = evaluate(context_.model(), data().test, data().normalization,
+                               context_.device(), 1000, stop_check);
   ++evaluations_;
   final_acc_ = result.accuracy;
   best_acc_ = std::max(best_acc_, result.accuracy);

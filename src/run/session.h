@@ -112,6 +112,14 @@ class Session : public Training {
   int64_t checkpoint_bytes_estimate(const std::string& checkpoint_file);
   void evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                     const std::map<std::string, double>& extra);
+  // What an evaluation at `updates` runs between its batches: a stop requested during it lets it
+  // finish within kEvaluationFinishSeconds (the run then checkpoints at this update, as after
+  // any evaluation); a longer one is abandoned with InterruptedError, and the run stops at its
+  // last checkpoint, which --resume continues from exactly. Not in an MPI synchronous job,
+  // whose other ranks wait in the next round's all-reduce: there the evaluation finishes (or
+  // the grace timer ends the job).
+  std::function<void()> evaluation_stop_check(int64_t updates) const;
+  static constexpr double kEvaluationFinishSeconds = 10;
 
   RunPlan plan_;
   TrainingContext context_;

@@ -149,7 +149,8 @@ const std::vector<KeySpec>& key_specs() {
       spec("eval_every", &RunConfig::eval_every, kMayChange, "epochs between evaluations",
            at_least(0, false)),
       spec("bn_batches", &RunConfig::bn_batches, kMayChange,
-           "training batches that re-estimate BatchNorm statistics before each evaluation",
+           "training batches that re-estimate BatchNorm statistics before each evaluation (at "
+           "most the training set's batches)",
            int_at_least(0)),
       // Checkpoints hold host tensors (core/checkpoint.cpp): a run saved on a GPU resumes on a
       // CPU and the other way.

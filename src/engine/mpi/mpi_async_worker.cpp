@@ -4,6 +4,7 @@
 // stop. See mpi_async.h.
 #include <mpi.h>
 
+#include "core/fault_injection.h"
 #include "core/interrupt.h"
 #include "engine/local_run.h"
 #include "engine/mpi/mpi_async_parts.h"
@@ -89,6 +90,7 @@ void MpiAsyncEngine::run_worker() {
         (run ? run->finish() : w.rule->message(model.grads(), params, lr)).contiguous(),
         message_buffer);
     loss_and_signal[0] = loss.item<float>();
+    fault_point("training");
     loss_and_signal[1] = static_cast<float>(pending_interrupt());
     // Every shard's slice at once: a shard waiting for its slice never waits on another shard.
     for (int64_t k = 0; k < shards_; ++k) {
