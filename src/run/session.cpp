@@ -176,7 +176,7 @@ void Session::stop_if_requested(int64_t updates) {
 }
 
 std::function<void()> Session::evaluation_stop_check(int64_t updates) const {
-  if (!watch_signals_ || (plan_.mpi && plan_.family == AlgorithmFamily::kSync)) return nullptr;
+  if (!watch_signals_) return nullptr;
   // The window, shortened by the fault-injection harness to reach the abandoning path.
   double window = kEvaluationFinishSeconds;
   if (const char* seconds = std::getenv("DSGD_EVALUATION_FINISH_SECONDS")) {

@@ -115,9 +115,9 @@ class Session : public Training {
   // What an evaluation at `updates` runs between its batches: a stop requested during it lets it
   // finish within kEvaluationFinishSeconds (the run then checkpoints at this update, as after
   // any evaluation); a longer one is abandoned with InterruptedError, and the run stops at its
-  // last checkpoint, which --resume continues from exactly. Not in an MPI synchronous job,
-  // whose other ranks wait in the next round's all-reduce: there the evaluation finishes (or
-  // the grace timer ends the job).
+  // last checkpoint, which --resume continues from exactly. Not under MPI (watch_signals_ off),
+  // where every rank must stop after the same update: there the evaluation finishes (or the
+  // grace timer ends the job).
   std::function<void()> evaluation_stop_check(int64_t updates) const;
   static constexpr double kEvaluationFinishSeconds = 10;
 
