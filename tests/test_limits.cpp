@@ -60,7 +60,8 @@ TEST(Limits, BnBatchesBeyondTheDataStopBeforeAFolderExists) {
                           "samples at each evaluation, more than the 4096 training samples"),
             std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("use at most bn_batches = 128"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("use at most bn_batches = 128 (the default"), std::string::npos)
+      << r.output;
   EXPECT_FALSE(fs::exists(out));
 }
 

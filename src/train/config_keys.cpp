@@ -150,7 +150,7 @@ const std::vector<KeySpec>& key_specs() {
            at_least(0, false)),
       spec("bn_batches", &RunConfig::bn_batches, kMayChange,
            "training batches that re-estimate BatchNorm statistics before each evaluation (at "
-           "most the training set's batches)",
+           "most the training set's batches, or 20 on a smaller set)",
            int_at_least(0)),
       // Checkpoints hold host tensors (core/checkpoint.cpp): a run saved on a GPU resumes on a
       // CPU and the other way.

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/errors.h"
@@ -77,17 +78,19 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
                       "choose a smaller batch_size");
   }
   // Each evaluation re-estimates BatchNorm from bn_batches batches of one worker's stream: more
-  // than the training set holds only repeats samples, and makes every evaluation longer.
+  // than the training set holds only repeats samples, and makes every evaluation longer. The
+  // default is allowed on any data (a small set's batches then come round again).
   const int64_t batches_in_data = data_.train.size() / config_.batch_size;
-  if (config_.check_limits && config_.bn_batches > batches_in_data) {
+  const int64_t most_bn_batches = std::max(batches_in_data, RunConfig{}.bn_batches);
+  if (config_.check_limits && config_.bn_batches > most_bn_batches) {
     throw ConfigError(
         fmt::format("bn_batches = {} re-estimates BatchNorm from {} samples at each evaluation, "
                     "more than the {} training samples of {} hold ({} batches of {})",
                     config_.bn_batches, config_.bn_batches * config_.batch_size,
                     data_.train.size(), config_.dataset, batches_in_data, config_.batch_size),
-        fmt::format("use at most bn_batches = {} (20 is plenty for most models), or, if you mean "
-                    "it, set check_limits = false",
-                    batches_in_data));
+        fmt::format("use at most bn_batches = {} (the default, {}, is plenty for most models), "
+                    "or, if you mean it, set check_limits = false",
+                    most_bn_batches, RunConfig{}.bn_batches));
   }
   torch::manual_seed(static_cast<uint64_t>(config_.seed));
   replica_.net = make_net();
