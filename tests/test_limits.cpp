@@ -172,12 +172,12 @@ namespace {
 // line saying why, and the files it had written whole.
 TEST(Interrupts, TheGraceTimerEndsARunHeldUpInALongCall) {
   const fs::path out = fresh_dir("limits_grace");
-  const std::string command = "DSGD_GRACE_SECONDS=1 DSGD_FAULT=evaluation:SIGTERM " +
-                              std::string(DSGD_BINARY) +
-                              " run --set dataset=synthetic --set model=lenet5-bn --set "
-                              "epochs=0.25 --set threads=1 --set bn_batches=4000 --set check_limits=false "
-                              "--out " +
-                              (out / "struck").string() + " > " + (out / "log").string() + " 2>&1";
+  const std::string command =
+      "DSGD_GRACE_SECONDS=1 DSGD_FAULT=evaluation:SIGTERM " + std::string(DSGD_BINARY) +
+      " run --set dataset=synthetic --set model=lenet5-bn --set "
+      "epochs=0.25 --set threads=1 --set bn_batches=4000 --set check_limits=false "
+      "--out " +
+      (out / "struck").string() + " > " + (out / "log").string() + " 2>&1";
   fs::create_directories(out);
   const int status = std::system(command.c_str());
   const std::string log = read_file(out / "log");

@@ -86,8 +86,8 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
     throw ConfigError(
         fmt::format("bn_batches = {} re-estimates BatchNorm from {} samples at each evaluation, "
                     "more than the {} training samples of {} hold ({} batches of {})",
-                    config_.bn_batches, config_.bn_batches * config_.batch_size,
-                    data_.train.size(), config_.dataset, batches_in_data, config_.batch_size),
+                    config_.bn_batches, config_.bn_batches * config_.batch_size, data_.train.size(),
+                    config_.dataset, batches_in_data, config_.batch_size),
         fmt::format("use at most bn_batches = {} (the default, {}, is plenty for most models), "
                     "or, if you mean it, set check_limits = false",
                     most_bn_batches, RunConfig{}.bn_batches));
