@@ -400,6 +400,19 @@ TEST(ReportCli, LooseRunFoldersAreGroupedBySeedFolder) {
   EXPECT_NE(report.find("| dana | 2 |"), std::string::npos) << report;
   EXPECT_FALSE(fs::exists(dir / "r-plots"));
   EXPECT_EQ(run_dsgd("report " + (dir / "nothing").string()).exit_code, 2);
+
+  // Two configurations' folders given one by one, each holding its seed1: two configurations
+  // (named by their folders), not two seeds of one.
+  testing::run_ok(
+      "run --set dataset=synthetic --set model=mlp --set epochs=0.5 --set threads=1 "
+      "--set algo=sgd --set seed=1",
+      dir / "sgd" / "seed1");
+  r = run_dsgd("report " + (dir / "dana").string() + " " + (dir / "sgd").string() +
+               " --no-plots --out " + (dir / "two.md").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string two = read_file(dir / "two.md");
+  EXPECT_NE(two.find("| dana | 2 |"), std::string::npos) << two;
+  EXPECT_NE(two.find("| sgd | 1 |"), std::string::npos) << two;
   fs::remove_all(dir);
 }
 

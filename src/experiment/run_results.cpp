@@ -177,8 +177,13 @@ void load_loose_runs(const fs::path& dir, Experiment& experiment) {
     Labels labels;
     std::smatch match;
     const std::string last = run_dir.filename().string();
-    if (std::regex_match(last, match, seed_pattern) && name.has_parent_path()) {
-      labels = {{"run", name.parent_path().string()}, {"seed", match[1].str()}};
+    if (std::regex_match(last, match, seed_pattern)) {
+      // A seed folder given by itself or straight below the folder given (sgd_n1/seed1 from
+      // `dsgd report sgd_n1`) is named by the folder above it: two such runs of different
+      // configurations must not become two seeds of one.
+      const fs::path above =
+          name.has_parent_path() ? name.parent_path() : run_dir.parent_path().filename();
+      labels = {{"run", above.string()}, {"seed", match[1].str()}};
     } else {
       labels = {{"run", name.string()}};
     }
