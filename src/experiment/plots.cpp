@@ -170,13 +170,15 @@ void draw_figure(const std::string& base, const std::string& title,
   const std::string layout_title = title_once ? "" : " title " + quoted(title);
   std::ostringstream script;
   script << "# Made by dsgd report; `gnuplot " << name << ".gp` in this folder draws it again.\n"
-         << "set termoption noenhanced\nset key font \",8\" samplen 2\n"
+         << "set key font \",8\" samplen 2\n"
          << "set grid lc rgb \"#dddddd\"\n";
-  // `out` names the files; dsgd sets it to draw under temporary names (run_gnuplot).
+  // `out` names the files; dsgd sets it to draw under temporary names (run_gnuplot). Each
+  // terminal is set noenhanced (a `set terminal` resets the option), so "sgd_n1" stays as it is.
   script << "if (!exists(\"out\")) out = " << quoted(name) << "\n";
   for (const auto& [terminal, extension] :
        {std::pair<std::string, std::string>{"pngcairo", "png"}, {"svg dynamic", "svg"}}) {
-    script << fmt::format("set terminal {} size {},{} font \"sans,10\"\n", terminal, width, height)
+    script << fmt::format("set terminal {} noenhanced size {},{} font \"sans,10\"\n", terminal,
+                          width, height)
            << "set output out." << quoted("." + extension) << "\n"
            << fmt::format("set multiplot layout {},{}{}\n", rows, columns, layout_title)
            << plots.str() << "unset multiplot\nset output\n";

@@ -35,6 +35,9 @@ Layout resolve_layout(const Experiment& experiment, const ReportOptions& options
     layout.rows = experiment.dimensions.front();
   }
   if (!given.key_dimensions.empty()) layout.names_only.push_back("config");
+  // A run folder given by itself is named by its folder, which says nothing shared with others:
+  // such runs go on one figure with the sweep's configurations they are given beside.
+  layout.names_only.push_back("run");
   return layout;
 }
 

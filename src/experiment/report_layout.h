@@ -18,7 +18,7 @@ struct Layout {
   std::string rows;     // the dimension down the rows ("" when there is none)
   std::string columns;  // the dimension across the pivot ("" when none)
   // Labels that do not tell groups apart: `config` when rows or columns are config keys (it is
-  // then only each configuration's name).
+  // then only each configuration's name), and `run`, a loose run folder's name.
   std::vector<std::string> names_only;
   double target = 0.0;        // a fixed accuracy, or
   std::string target_config;  // a value of `rows` whose final accuracy is the target
