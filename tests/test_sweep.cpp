@@ -495,6 +495,12 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   EXPECT_NE(slow_row.substr(0, slow_row.find('\n')).find("| not yet |"), std::string::npos)
       << report;
   EXPECT_NE(report.find("time to ref's final acc"), std::string::npos) << report;
+  // Beside it, each time as a ratio to ref's own, on the clock and in epochs: fast needs
+  // 85 / 210 of its simulated time and 1.5 / 2 of its epochs.
+  EXPECT_NE(report.find("time to it / ref's (simulated time / epochs)"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("| 1.5 / 15 / 85 | 0.40 / 0.75 |"), std::string::npos) << report;
+  EXPECT_NE(report.find("| 2 / 20 / 210 (1/2) | 1.00 / 1.00 |"), std::string::npos) << report;
   EXPECT_NE(report.find("Runs: `dsgd sweep fake.toml`"), std::string::npos) << report;
   EXPECT_EQ(report.find("# old"), std::string::npos) << report;
   EXPECT_NE(report.find("\n<!-- notes -->\nKept commentary.\n"), std::string::npos) << report;

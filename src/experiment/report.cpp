@@ -50,8 +50,20 @@ std::string write_report(const ReportOptions& options) {
   for (size_t i = 0; i < experiment.configurations.size(); ++i) {
     rows.push_back(summarise(experiment.configurations[i], targets[i]));
   }
+  // The configuration whose final accuracy is the target, when it is one.
+  const Row* reference = nullptr;
+  if (layout.relative_target()) {
+    for (size_t i = 0; i < experiment.configurations.size(); ++i) {
+      if (label_of(experiment.configurations[i].labels, layout.rows) != layout.target_config) {
+        continue;
+      }
+      reference = reference == nullptr ? &rows[i] : nullptr;
+      if (reference == nullptr) break;  // several: no one reference
+    }
+  }
   const std::vector<Column> columns =
-      table_columns(experiment.dimensions, rows, layout.has_target(), layout.target_name());
+      table_columns(experiment.dimensions, rows, layout.has_target(), layout.target_name(),
+                    reference, layout.target_config);
 
   const fs::path report_path =
       options.out.empty() ? fs::path(options.dirs.front()) / "report.md" : fs::path(options.out);

@@ -5,8 +5,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 #include "run/progress.h"
 
@@ -141,7 +143,8 @@ std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
 
 std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
                                   const std::vector<Row>& rows, bool with_target,
-                                  const std::string& target_name) {
+                                  const std::string& target_name, const Row* reference,
+                                  const std::string& reference_name) {
   auto any = [&rows](auto has) { return std::any_of(rows.begin(), rows.end(), has); };
   std::vector<Column> columns;
   for (const std::string& d : dimensions) {
@@ -192,6 +195,26 @@ std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
            const Reached& r = *row.reached_mean;
            return std::vector<std::string>{number(r.epoch), number(r.updates), number(r.sim_time)};
          }});
+  }
+  if (with_target && reference != nullptr && reference->reached_mean &&
+      reference->reached_mean->sim_time > 0 && reference->reached_mean->epoch > 0) {
+    const Reached own = *reference->reached_mean;
+    auto ratios = [own](const Row& row) -> std::optional<std::pair<double, double>> {
+      if (!row.reached_mean) return std::nullopt;
+      return std::pair{row.reached_mean->sim_time / own.sim_time,
+                       row.reached_mean->epoch / own.epoch};
+    };
+    columns.push_back({"time to it / " + reference_name + "'s (simulated time / epochs)",
+                       {"target_sim_time_ratio", "target_epoch_ratio"},
+                       [ratios](const Configuration&, const Row& row) -> std::string {
+                         const auto r = ratios(row);
+                         return r ? fmt::format("{:.2f} / {:.2f}", r->first, r->second) : "-";
+                       },
+                       [ratios](const Configuration&, const Row& row) {
+                         const auto r = ratios(row);
+                         return r ? std::vector<std::string>{number(r->first), number(r->second)}
+                                  : std::vector<std::string>{"", ""};
+                       }});
   }
   if (any([](const Row& r) { return r.staleness.has_value(); })) {
     columns.push_back(optional_column(

@@ -47,10 +47,14 @@ struct Column {
 
 // The columns for these rows: the dimensions, seeds, accuracies, then time to `target_name`
 // (when `with_target`), staleness and gap (asynchronous runs), traffic (synchronous runs) and
-// wall time, each only when some row has it.
+// wall time, each only when some row has it. With a `reference` row (the configuration whose
+// final accuracy is the target), the time to the target also as a ratio to the reference's own,
+// in simulated time and in epochs: how much sooner on the clock, and how much of that the
+// algorithm's (epochs) rather than the clock's.
 std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
                                   const std::vector<Row>& rows, bool with_target,
-                                  const std::string& target_name);
+                                  const std::string& target_name, const Row* reference = nullptr,
+                                  const std::string& reference_name = "");
 
 std::string markdown_table(const std::vector<Column>& columns,
                            const std::vector<Configuration>& configurations,
