@@ -205,8 +205,14 @@ fail() {
 # Waits for every run still going under $1 (a sweep killed outright leaves its runs going, to
 # finish on their own), so that continuing does not meet them.
 wait_for_runs() {
+  local i cmdline busy
   for ((i = 0; i < 3000; i++)); do
-    pgrep -f -- "$1/" >/dev/null || return 0
+    busy=0
+    for cmdline in /proc/[0-9]*/cmdline; do
+      # (Without procps's pgrep, which a minimal Debian lacks.)
+      if tr '\0' ' ' <"$cmdline" 2>/dev/null | grep -qF -- "$1/"; then busy=1; break; fi
+    done
+    [ $busy = 0 ] && return 0
     sleep 0.1
   done
 }
