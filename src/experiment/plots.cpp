@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -115,6 +116,7 @@ void draw_figure(const std::string& base, const std::string& title,
   int block = 0;
   for (const Panel& panel : panels) {
     std::vector<std::string> parts;
+    double widest_x = 0.0;
     for (size_t c = 0; c < panel.curves.size(); ++c) {
       const Curve& curve = panel.curves[c];
       std::ostringstream points;
@@ -124,6 +126,7 @@ void draw_figure(const std::string& base, const std::string& title,
         if (panel.log_y && !(curve.low[i] > 0.0)) continue;
         points << fmt::format("{} {} {} {}\n", curve.x[i], curve.mean[i], curve.low[i],
                               curve.high[i]);
+        widest_x = std::max(widest_x, std::fabs(curve.x[i]));
         ++count;
       }
       if (count == 0) continue;
@@ -150,6 +153,9 @@ void draw_figure(const std::string& base, const std::string& title,
                           : "unset logscale y\nset format y \"% h\"\n");
     plots << (panel.log_x ? "set logscale x 2\nset xtics 2\n"
                           : "unset logscale x\nset xtics autofreq\n");
+    // Large x values (a simulated clock, bytes) as 200k, 1.2M: their full digits ran into each
+    // other along the axis.
+    plots << (widest_x >= 1e4 ? "set format x \"%.1s%c\"\n" : "set format x \"% h\"\n");
     plots << "set key outside right top vertical\n";
     if (parts.empty()) {
       // Keeps the grid's places: an empty panel says that nothing was there to draw.

@@ -12,6 +12,7 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
+set format x "% h"
 set key outside right top vertical
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1 bf16", \
      "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
@@ -24,6 +25,7 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
+set format x "%.1s%c"
 set key outside right top vertical
 plot "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1 bf16", \
      "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
@@ -36,6 +38,7 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
+set format x "% h"
 set key outside right top vertical
 plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1 bf16", \
      "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
@@ -48,6 +51,7 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
+set format x "%.1s%c"
 set key outside right top vertical
 plot "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1 bf16", \
      "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
@@ -60,6 +64,7 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
+set format x "% h"
 set key outside right top vertical
 plot "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
      "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-slim_n8"
@@ -70,6 +75,7 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
+set format x "%.1s%c"
 set key outside right top vertical
 plot "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
      "all.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-slim_n8"
@@ -85,6 +91,7 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
+set format x "% h"
 set key outside right top vertical
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1 bf16", \
      "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
@@ -97,6 +104,7 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
+set format x "%.1s%c"
 set key outside right top vertical
 plot "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1 bf16", \
      "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
@@ -109,6 +117,7 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
+set format x "% h"
 set key outside right top vertical
 plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1 bf16", \
      "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
@@ -121,6 +130,7 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
+set format x "%.1s%c"
 set key outside right top vertical
 plot "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1 bf16", \
      "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
@@ -133,6 +143,7 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
+set format x "% h"
 set key outside right top vertical
 plot "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
      "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-slim_n8"
@@ -143,6 +154,7 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
+set format x "%.1s%c"
 set key outside right top vertical
 plot "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "dana-slim n8 bf16", \
      "all.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "dana-slim_n8"
