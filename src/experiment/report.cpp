@@ -50,17 +50,16 @@ std::string write_report(const ReportOptions& options) {
   for (size_t i = 0; i < experiment.configurations.size(); ++i) {
     rows.push_back(summarise(experiment.configurations[i], targets[i]));
   }
-  // The configuration whose final accuracy is the target, when it is one.
+  // The configuration whose final accuracy is the target, when exactly one is.
   const Row* reference = nullptr;
-  if (layout.relative_target()) {
-    for (size_t i = 0; i < experiment.configurations.size(); ++i) {
-      if (label_of(experiment.configurations[i].labels, layout.rows) != layout.target_config) {
-        continue;
-      }
-      reference = reference == nullptr ? &rows[i] : nullptr;
-      if (reference == nullptr) break;  // several: no one reference
+  int references = 0;
+  for (size_t i = 0; layout.relative_target() && i < experiment.configurations.size(); ++i) {
+    if (label_of(experiment.configurations[i].labels, layout.rows) == layout.target_config) {
+      reference = &rows[i];
+      ++references;
     }
   }
+  if (references != 1) reference = nullptr;
   const std::vector<Column> columns =
       table_columns(experiment.dimensions, rows, layout.has_target(), layout.target_name(),
                     reference, layout.target_config);
