@@ -1,0 +1,164 @@
+# Made by dsgd report; `gnuplot workers=32.gp` in this folder draws it again.
+set key font ",8" samplen 2
+set grid lc rgb "#dddddd"
+if (!exists("out")) out = "workers=32"
+set terminal pngcairo noenhanced size 1440,1560 font "sans,10"
+set output out.".png"
+set multiplot layout 4,2 title "workers=32"
+set title "test accuracy"
+set xlabel "epoch"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "test accuracy against simulated time"
+set xlabel "simulated time"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+plot "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "training loss"
+set xlabel "epoch"
+set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "training loss against simulated time"
+set xlabel "simulated time"
+set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "staleness of the applied messages"
+set xlabel "staleness (server updates)"
+set ylabel "share of updates"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+set title "test accuracy against bytes moved"
+set xlabel "bytes moved"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "learner spread before the last average of each period"
+set xlabel "epoch"
+set ylabel "spread"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+unset multiplot
+set output
+set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
+set output out.".svg"
+set multiplot layout 4,2 title "workers=32"
+set title "test accuracy"
+set xlabel "epoch"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "test accuracy against simulated time"
+set xlabel "simulated time"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+plot "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "training loss"
+set xlabel "epoch"
+set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "training loss against simulated time"
+set xlabel "simulated time"
+set ylabel "training loss"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "staleness of the applied messages"
+set xlabel "staleness (server updates)"
+set ylabel "share of updates"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+set title "test accuracy against bytes moved"
+set xlabel "bytes moved"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+set title "learner spread before the last average of each period"
+set xlabel "epoch"
+set ylabel "spread"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+unset multiplot
+set output
