@@ -14,10 +14,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -25,12 +22,9 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
-set format x "% h"
+set format x "%.1s%c"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -40,10 +34,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -51,12 +42,9 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
-set format x "% h"
+set format x "%.1s%c"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 1440,800 font "sans,10"
@@ -71,10 +59,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -82,12 +67,9 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
-set format x "% h"
+set format x "%.1s%c"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -97,10 +79,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -108,11 +87,8 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
-set format x "% h"
+set format x "%.1s%c"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
 unset multiplot
 set output
