@@ -2,9 +2,9 @@
 set key font ",8" samplen 2
 set grid lc rgb "#dddddd"
 if (!exists("out")) out = "workers=16"
-set terminal pngcairo noenhanced size 1440,800 font "sans,10"
+set terminal pngcairo noenhanced size 1440,1180 font "sans,10"
 set output out.".png"
-set multiplot layout 2,2 title "workers=16"
+set multiplot layout 3,2 title "workers=16"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -14,10 +14,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -27,10 +24,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -40,10 +34,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -53,15 +44,32 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
+set title "staleness of the applied messages"
+set xlabel "staleness (server updates)"
+set ylabel "share of updates"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
+set title "test accuracy against bytes moved"
+set xlabel "bytes moved"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+plot "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 unset multiplot
 set output
-set terminal svg dynamic noenhanced size 1440,800 font "sans,10"
+set terminal svg dynamic noenhanced size 1440,1180 font "sans,10"
 set output out.".svg"
-set multiplot layout 2,2 title "workers=16"
+set multiplot layout 3,2 title "workers=16"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -71,10 +79,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -84,10 +89,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -97,10 +99,7 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -110,9 +109,26 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-unset logscale xy
-set label 1 "no data" at graph 0.5, graph 0.5 center
-plot [0:1] [0:1] NaN notitle
-unset label 1
+plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
+set title "staleness of the applied messages"
+set xlabel "staleness (server updates)"
+set ylabel "share of updates"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+plot "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
+set title "test accuracy against bytes moved"
+set xlabel "bytes moved"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+plot "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 unset multiplot
 set output
