@@ -51,15 +51,8 @@ std::string write_report(const ReportOptions& options) {
     rows.push_back(summarise(experiment.configurations[i], targets[i]));
   }
   // The configuration whose final accuracy is the target, when exactly one is.
-  const Row* reference = nullptr;
-  int references = 0;
-  for (size_t i = 0; layout.relative_target() && i < experiment.configurations.size(); ++i) {
-    if (label_of(experiment.configurations[i].labels, layout.rows) == layout.target_config) {
-      reference = &rows[i];
-      ++references;
-    }
-  }
-  if (references != 1) reference = nullptr;
+  const std::vector<size_t> references = reference_indices(experiment, layout);
+  const Row* reference = references.size() == 1 ? &rows[references.front()] : nullptr;
   const std::vector<Column> columns =
       table_columns(experiment.dimensions, rows, layout.has_target(), layout.target_name(),
                     reference, layout.target_config);

@@ -61,11 +61,21 @@ std::vector<Group> group_by(const Experiment& experiment, const Layout& layout,
   return groups;
 }
 
+std::vector<size_t> reference_indices(const Experiment& experiment, const Layout& layout) {
+  std::vector<size_t> indices;
+  for (size_t i = 0; layout.relative_target() && i < experiment.configurations.size(); ++i) {
+    if (label_of(experiment.configurations[i].labels, layout.rows) == layout.target_config) {
+      indices.push_back(i);
+    }
+  }
+  return indices;
+}
+
 std::vector<double> targets_of(const Experiment& experiment, const Layout& layout) {
   std::vector<double> targets;
   std::vector<const Configuration*> references;
-  for (const auto& c : experiment.configurations) {
-    if (label_of(c.labels, layout.rows) == layout.target_config) references.push_back(&c);
+  for (const size_t i : reference_indices(experiment, layout)) {
+    references.push_back(&experiment.configurations[i]);
   }
   for (const auto& c : experiment.configurations) {
     if (!layout.relative_target()) {

@@ -40,6 +40,10 @@ using Group = std::pair<Labels, std::vector<const Configuration*>>;
 std::vector<Group> group_by(const Experiment& experiment, const Layout& layout,
                             std::vector<std::string> free);
 
+// The configurations (indices into experiment.configurations) whose row value is the layout's
+// target configuration, e.g. every ssgd row; empty when the target is a fixed accuracy.
+std::vector<size_t> reference_indices(const Experiment& experiment, const Layout& layout);
+
 // Each configuration's target: the fixed one, or the final accuracy of the reference row in its
 // group, or, when its group has none, of the one configuration anywhere with that row value
 // (sgd at N = 1 for every N); 0 where the reference has no clean result yet.
