@@ -22,7 +22,7 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
-set format x "% h"
+set format x "%.1s%c"
 set key outside right top vertical
 plot "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "training loss"
@@ -42,7 +42,7 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
-set format x "% h"
+set format x "%.1s%c"
 set key outside right top vertical
 plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "staleness of the applied messages"
@@ -87,7 +87,7 @@ unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
-set format x "% h"
+set format x "%.1s%c"
 set key outside right top vertical
 plot "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "training loss"
@@ -107,7 +107,7 @@ set logscale y
 set format y "%g"
 unset logscale x
 set xtics autofreq
-set format x "% h"
+set format x "%.1s%c"
 set key outside right top vertical
 plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-dc"
 set title "staleness of the applied messages"
