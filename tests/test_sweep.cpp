@@ -15,6 +15,7 @@
 #include "experiment/plots.h"
 #include "experiment/report.h"
 #include "experiment/run_results.h"
+#include "experiment/sweep_runner.h"
 #include "experiment/sweep_spec.h"
 
 namespace dsgd {
@@ -381,6 +382,66 @@ TEST(SweepCli, AFinishedRunOfAnotherConfigIsNotSkippedSilently) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("holds a finished run of another config"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("epochs"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+// A configuration's own seeds replace the top-level list for it alone: the deciding rows of a
+// study get more seeds than the rest, and no run is made that nobody asked for.
+TEST(SweepSpec, AConfigsOwnSeedsReplaceTheSharedOnes) {
+  SweepSpec spec = parse_sweep_spec(R"(
+dir = "{config}/seed{seed}"
+seeds = [1]
+[[configs]]
+name = "a"
+algo = "sgd"
+seeds = [1, 3]
+[[configs]]
+name = "b"
+algo = "asgd"
+[[configs]]
+name = "c"
+algo = "ssgd"
+seeds = [2]
+)",
+                                    "own.toml", ".");
+  EXPECT_EQ(dirs_of(spec), (std::vector<std::string>{"a/seed1", "a/seed3", "b/seed1", "c/seed2"}));
+  EXPECT_EQ(spec.points[1].overrides, (std::vector<std::string>{"algo='sgd'", "seed=3"}));
+  EXPECT_EQ(spec.dimensions, (std::vector<std::string>{"config", "seed"}));
+  // Without a top-level list every entry says its seeds; a seed listed twice is a typo.
+  EXPECT_NE(error_of("[[configs]]\nname = \"a\"\nseeds = [1]\n[[configs]]\nname = \"b\"\n")
+                .find("configs 'b' has no seeds"),
+            std::string::npos);
+  EXPECT_NE(error_of("[[configs]]\nname = \"a\"\nseeds = [1, 1]\n").find("lists seed 1 twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("[[configs]]\nname = \"a\"\nseeds = 2\n").find("configs 'a': seeds must be"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("seeds = [1]\n[[configs]]\nname = \"a\"\nseed = 4\n").find("'seed' is set both"),
+      std::string::npos);
+}
+
+// --only runs the named points and no other, while sweep.json keeps every point for the report;
+// a folder the sweep does not have is refused with the list of those it has.
+TEST(SweepCli, OnlyRunsTheNamedPoints) {
+  const fs::path dir = fresh_dir("sweep_only");
+  fs::create_directories(dir);
+  const fs::path out = dir / "out";
+  std::ofstream(dir / "s.toml") << "out = \"" << out.string() << "\"\n"
+                                << "[set]\ndataset = \"synthetic\"\nmodel = \"mlp\"\n"
+                                << "epochs = 0.25\n[grid]\nworkers = [2, 3]\n";
+  const std::string spec = (dir / "s.toml").string();
+  testing::CliResult bad = run_dsgd("sweep " + spec + " --only workers=5");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("no point in that folder"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("workers=2, workers=3"), std::string::npos) << bad.output;
+  testing::CliResult dry = run_dsgd("sweep " + spec + " --dry-run --only workers=3");
+  EXPECT_EQ(dry.output.find("workers=2:"), std::string::npos) << dry.output;
+  EXPECT_NE(dry.output.find("start  workers=3:"), std::string::npos) << dry.output;
+  testing::CliResult r = run_dsgd("sweep " + spec + " --only workers=3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(run_status((out / "workers=3").string()), "ok");
+  EXPECT_FALSE(fs::exists(out / "workers=2"));
+  EXPECT_NE(read_file(out / "sweep.json").find("\"workers=2\""), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -135,9 +135,7 @@ std::shared_ptr<const ProgressObserver> python_observer(py::object on_update, py
 RunConfig config_of(const std::string& config_path, const std::vector<std::string>& overrides,
                     const std::string& resume_dir) {
   if (resume_dir.empty()) return load_config(config_path, overrides);
-  RunConfig config = load_config(resume_dir + "/config.toml", overrides);
-  check_resume_changes(load_config(resume_dir + "/config.toml", {}), config);
-  return config;
+  return resume_config(resume_dir, overrides);
 }
 
 py::dict run(const std::string& config_path, const std::vector<std::string>& overrides,

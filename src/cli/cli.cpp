@@ -16,6 +16,7 @@
 #include "models/model.h"
 #include "run/host_limits.h"
 #include "run/run_job.h"
+#include "train/cluster.h"
 #include "train/config.h"
 
 namespace dsgd {
@@ -77,7 +78,11 @@ void list(const std::string& what) {
                                k.applies_to.empty() ? "" : " [" + k.applies_to + "]");
     }
   }
-  if (what.empty()) std::cout << "`dsgd list keys` shows every config key.\n";
+  if (what == "clusters") std::cout << describe_cluster_table(load_cluster_table());
+  if (what.empty()) {
+    std::cout << "`dsgd list keys` shows every config key; `dsgd list clusters` the named "
+                 "clusters, devices and links that price a run in seconds.\n";
+  }
 }
 
 // How the command was typed, for the report to quote.
@@ -88,12 +93,17 @@ std::string command_line(int argc, char** argv) {
 }
 
 int sweep_main(const std::string& spec_path, const std::string& out, bool dry_run,
-               SweepOptions options) {
+               const std::vector<std::string>& only, SweepOptions options) {
   SweepSpec spec = load_sweep_spec(spec_path);
   if (!out.empty()) spec.out = out;
+  check_point_dirs(spec, only);
+  options.only = only;
   if (dry_run) {
     const char* const actions[] = {"done  ", "resume", "start "};
     for (const PlannedRun& run : plan_sweep(spec)) {
+      if (!only.empty() && std::find(only.begin(), only.end(), run.point->dir) == only.end()) {
+        continue;
+      }
       std::cout << actions[run.action] << " " << run.point->dir << ":";
       for (const auto& o : run.point->overrides) std::cout << " " << o;
       std::cout << "\n";
@@ -136,8 +146,8 @@ int cli_main(int argc, char** argv) {
   std::string list_what;
   CLI::App* list_cmd =
       app.add_subcommand("list", "algorithms, models, datasets; `list keys`: config keys");
-  list_cmd->add_option("what", list_what, "algorithms, models, datasets or keys")
-      ->check(CLI::IsMember({"algorithms", "models", "datasets", "keys"}));
+  list_cmd->add_option("what", list_what, "algorithms, models, datasets, keys or clusters")
+      ->check(CLI::IsMember({"algorithms", "models", "datasets", "keys", "clusters"}));
 
   std::string spec_path;
   SweepOptions sweep_options;
@@ -155,6 +165,12 @@ int cli_main(int argc, char** argv) {
       ->check(CLI::Range(1, 1024));
   sweep->add_option("--out", sweep_out, "sweep folder (default: the spec's out)");
   sweep->add_flag("--dry-run", dry_run, "list the runs and their settings, run nothing");
+  std::vector<std::string> sweep_only;
+  sweep
+      ->add_option("--only", sweep_only,
+                   "run only the point in this folder (as --dry-run names it; repeatable), e.g. "
+                   "for a queue of runs from several sweeps")
+      ->take_all();
 
   ReportOptions report_options;
   bool no_plots = false;
@@ -182,7 +198,7 @@ int cli_main(int argc, char** argv) {
       list(list_what);
       return 0;
     }
-    if (*sweep) return sweep_main(spec_path, sweep_out, dry_run, sweep_options);
+    if (*sweep) return sweep_main(spec_path, sweep_out, dry_run, sweep_only, sweep_options);
     if (*report) {
       report_options.plots = !no_plots;
       report_options.command = command_line(argc, argv);
@@ -191,8 +207,7 @@ int cli_main(int argc, char** argv) {
     }
     if (!engine.empty()) overrides.push_back("engine=" + engine);
     if (!resume_dir.empty()) {
-      RunConfig config = load_config(resume_dir + "/config.toml", overrides);
-      check_resume_changes(load_config(resume_dir + "/config.toml", {}), config);
+      const RunConfig config = resume_config(resume_dir, overrides);
       std::string path = run_job(config, resume_dir, /*resume=*/true);
       if (!path.empty()) std::cout << "results: " << path << "\n";
       return 0;

@@ -68,6 +68,7 @@ std::string write_report(const ReportOptions& options) {
                    markdown_table(columns, experiment.configurations, rows);
   if (!layout.columns.empty() && !layout.rows.empty()) md += pivot_section(experiment, layout);
   md += published_section(experiment);
+  md += runs_section(experiment);
   std::vector<Figure> figures;
   if (options.plots) md += figure_section(experiment, layout, plots, figures);
   // Hand-written commentary below a `<!-- notes -->` line survives regenerating the report.

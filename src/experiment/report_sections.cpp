@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "experiment/path_names.h"
+#include "run/progress.h"
 
 namespace dsgd {
 namespace report_internal {
@@ -165,6 +166,27 @@ std::string figure_section(const Experiment& experiment, const Layout& layout,
     }
   }
   return md.str();
+}
+
+std::string runs_section(const Experiment& experiment) {
+  std::string rows;
+  for (const Configuration& configuration : experiment.configurations) {
+    for (const RunResult& run : configuration.runs) {
+      if (run.status.empty()) continue;
+      rows += fmt::format("| {} | {} | {:.1f} | {} | {} | {} | {} |\n", run.dir, run.status,
+                          run.epochs, format_duration(run.wall_time),
+                          run.compute_format.empty() ? "?" : run.compute_format,
+                          run.step_seconds > 0 ? fmt::format("{:.3f} s", run.step_seconds) : "?",
+                          run.cpu.empty() ? "?" : run.cpu);
+    }
+  }
+  if (rows.empty()) return "";
+  return "\n## Runs\n\nEach run's compute format, chosen when it started (`precision` and "
+         "`memory_format`, \"auto\": the fastest validated on its machine) and kept when it "
+         "resumed, the step it measured then, and the CPU it started on (? where the run is from "
+         "before steps were timed).\n\n| run | status | epochs | wall | format | step | CPU "
+         "|\n|---|---|---|---|---|---|---|\n" +
+         rows;
 }
 
 }  // namespace report_internal

@@ -30,6 +30,10 @@ std::string pivot_section(const Experiment& experiment, const Layout& layout);
 // baseline (report_published.cpp); "" when the sweep states none.
 std::string published_section(const Experiment& experiment);
 
+// Each run's folder, status, epochs, wall time and how it computed (format, measured step, CPU):
+// a campaign's runs may land on different machines.
+std::string runs_section(const Experiment& experiment);
+
 // The figures and the markdown that shows them: the final accuracy against a numeric columns
 // dimension, then the curves of each group, in parts of at most kMaxSeries lines. `plots`: the
 // figures' folder relative to the report; the figures to draw are appended to `figures`.

@@ -82,7 +82,7 @@ Row summarise(const Configuration& c, double target) {
   row.final_acc = seed_stats(values_of(c, &RunResult::final_acc));
   row.best_acc = seed_stats(values_of(c, &RunResult::best_acc));
   row.wall = seed_stats(values_of(c, &RunResult::wall_time));
-  std::vector<double> staleness, gap, sim_time;
+  std::vector<double> staleness, gap, sim_time, seconds;
   std::map<std::string, std::vector<double>> traffic;
   std::vector<Reached> reached;
   for (const auto& run : c.runs) {
@@ -90,6 +90,7 @@ Row summarise(const Configuration& c, double target) {
     if (auto s = last_metric(run, "staleness_mean")) staleness.push_back(*s);
     if (auto g = last_metric(run, "gap_rms")) gap.push_back(*g);
     if (auto t = last_metric(run, "sim_time")) sim_time.push_back(*t);
+    if (auto t = last_metric(run, "seconds")) seconds.push_back(*t);
     for (const auto& [key, value] : run.traffic) traffic[key].push_back(value);
     if (target > 0.0) {
       ++row.with_metrics;
@@ -103,14 +104,21 @@ Row summarise(const Configuration& c, double target) {
   row.staleness = mean_of(staleness);
   row.gap = mean_of(gap);
   row.sim_time = mean_of(sim_time);
+  if (seconds.size() == sim_time.size()) row.seconds = mean_of(seconds);
   for (const auto& [key, values] : traffic) row.traffic[key] = seed_stats(values).mean;
   row.reached = static_cast<int>(reached.size());
   if (!reached.empty()) {
     Reached mean;
+    mean.seconds = 0.0;
     for (const auto& r : reached) {
       mean.epoch += r.epoch / reached.size();
       mean.updates += r.updates / reached.size();
       mean.sim_time += r.sim_time / reached.size();
+      if (r.seconds && mean.seconds) {
+        *mean.seconds += *r.seconds / reached.size();
+      } else {
+        mean.seconds.reset();  // in seconds only where every seed was priced
+      }
     }
     row.reached_mean = mean;
   }
@@ -196,6 +204,14 @@ std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
            return std::vector<std::string>{number(r.epoch), number(r.updates), number(r.sim_time)};
          }});
   }
+  if (with_target && any([](const Row& r) { return r.reached_mean && r.reached_mean->seconds; })) {
+    columns.push_back(optional_column(
+        "time to " + target_name + " on the cluster", "target_seconds",
+        [](const Row& r) {
+          return r.reached_mean ? r.reached_mean->seconds : std::optional<double>();
+        },
+        [](double v) { return format_duration(v); }));
+  }
   if (with_target && reference != nullptr && reference->reached_mean &&
       reference->reached_mean->sim_time > 0 && reference->reached_mean->epoch > 0) {
     const Reached own = *reference->reached_mean;
@@ -247,6 +263,11 @@ std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
     columns.push_back(optional_column(
         "simulated time", "sim_time", [](const Row& r) { return r.sim_time; },
         [](double v) { return fmt::format("{:.0f}", v); }));
+  }
+  if (any([](const Row& r) { return r.seconds.has_value(); })) {
+    columns.push_back(optional_column(
+        "time on the cluster", "seconds", [](const Row& r) { return r.seconds; },
+        [](double v) { return format_duration(v); }));
   }
   columns.push_back(optional_column(
       "wall time", "wall_time",

@@ -24,6 +24,7 @@ struct Row {
   int may_still_reach = 0;  // seeds that have not reached it but are running or interrupted
   std::optional<double> staleness, gap;
   std::optional<double> sim_time;  // at the last evaluation, mean over the seeds
+  std::optional<double> seconds;   // the same on the runs' cluster, where every seed has one
   std::map<std::string, double> traffic;
   std::optional<double> traffic_value(const std::string& key) const;
 };

@@ -54,6 +54,28 @@ std::map<std::string, std::vector<double>> read_metrics(const fs::path& file) {
   return columns;
 }
 
+// How the run computed: summary.json's compute record, or for runs from before it, the format
+// keys of its config.toml (which holds them resolved).
+void read_compute(const fs::path& dir, const nlohmann::json& summary, RunResult& run) {
+  std::map<std::string, std::string> keys;
+  if (summary.contains("compute") && summary["compute"].is_object()) {
+    const nlohmann::json& c = summary["compute"];
+    keys["memory_format"] = c.value("memory_format", "");
+    keys["precision"] = c.value("precision", "");
+    run.step_seconds = c.value("step_seconds", 0.0);
+    run.cpu = c.value("cpu", "");
+  } else {
+    std::ifstream config(dir / "config.toml");
+    static const std::regex key_line(R"re(^(memory_format|precision) = ["']([^"']*)["'])re");
+    std::smatch match;
+    for (std::string line; std::getline(config, line);) {
+      if (std::regex_search(line, match, key_line)) keys[match[1]] = match[2];
+    }
+  }
+  if (keys["memory_format"].empty() || keys["precision"].empty()) return;
+  run.compute_format = keys["memory_format"] + ", " + keys["precision"];
+}
+
 RunResult read_run(const fs::path& dir, Labels labels) {
   RunResult run;
   run.dir = dir.string();
@@ -80,6 +102,7 @@ RunResult read_run(const fs::path& dir, Labels labels) {
     }
   }
   run.metrics = read_metrics(dir / "metrics.csv");
+  read_compute(dir, summary, run);
   return run;
 }
 
@@ -236,8 +259,13 @@ std::optional<Reached> time_to_target(const RunResult& run, double target) {
   if (acc == nullptr || epoch == nullptr || updates == nullptr || sim_time == nullptr) {
     return std::nullopt;
   }
+  const auto* seconds = column("seconds");
   for (size_t i = 0; i < acc->size(); ++i) {
-    if ((*acc)[i] >= target) return Reached{(*epoch)[i], (*updates)[i], (*sim_time)[i]};
+    if ((*acc)[i] >= target) {
+      Reached reached{(*epoch)[i], (*updates)[i], (*sim_time)[i], std::nullopt};
+      if (seconds != nullptr && i < seconds->size()) reached.seconds = (*seconds)[i];
+      return reached;
+    }
   }
   return std::nullopt;
 }

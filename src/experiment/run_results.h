@@ -26,6 +26,11 @@ struct RunResult {
   double epochs = 0.0;  // how far it got (a running or interrupted run's last evaluation)
   std::vector<double> staleness_histogram;
   std::map<std::string, double> traffic;  // sync family: bytes and reductions
+  // How it computed: "channels-last, bf16 mixed precision" (summary.json's compute, else the
+  // config's keys), its measured step, the CPU; "" where neither says.
+  std::string compute_format;
+  double step_seconds = 0.0;  // 0: not measured (runs from before step timing)
+  std::string cpu;
   // metrics.csv by column: one value per evaluation.
   std::map<std::string, std::vector<double>> metrics;
 };
@@ -64,6 +69,7 @@ struct Reached {
   double epoch = 0.0;
   double updates = 0.0;
   double sim_time = 0.0;
+  std::optional<double> seconds;  // on the run's cluster, where it was priced on one
 };
 std::optional<Reached> time_to_target(const RunResult& run, double target);
 

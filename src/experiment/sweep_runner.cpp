@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -52,8 +53,10 @@ bool result_neutral(const std::string& line) {
 // line that differs, "" when they agree.
 std::string config_difference(const std::string& dir, const RunConfig& wanted) {
   const RunConfig had = load_config((fs::path(dir) / "config.toml").string(), {});
+  RunConfig asked = wanted;
+  keep_resolved_choices(had, asked);  // "auto" asks for whatever the run chose
   std::istringstream a(to_toml(had));
-  std::istringstream b(to_toml(wanted));
+  std::istringstream b(to_toml(asked));
   std::string line_a;
   std::string line_b;
   while (true) {
@@ -194,7 +197,11 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   check_sweep_jobs(options.jobs, host_limits());  // before a folder or a process exists
   SweepOutcome outcome;
   std::deque<PlannedRun> pending;
+  const std::vector<std::string>& only = options.only;
   for (const PlannedRun& run : plan_sweep(spec)) {
+    if (!only.empty() && std::find(only.begin(), only.end(), run.point->dir) == only.end()) {
+      continue;
+    }
     if (run.action == PlannedRun::kFinished) {
       ++outcome.skipped;
     } else {
@@ -211,7 +218,7 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   const int jobs = std::max(1, options.jobs);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int cores_per_run = std::max(1, cores / jobs);
-  const int total = static_cast<int>(spec.points.size());
+  const int total = outcome.skipped + static_cast<int>(pending.size());
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
   std::printf(
       "sweep: %d runs in %s: %d finished before, %zu to run, %d at a time, %d core%s each%s\n",

@@ -20,6 +20,9 @@ struct SweepOptions {
   // threads_per_run > 0 sets its `threads` instead.
   int threads_per_run = 0;
   std::string executable;  // the dsgd to run the points with (this one: /proc/self/exe)
+  // When not empty, only the points in these folders run (sweep --only); sweep.json still lists
+  // every point, so the report of a sweep run piece by piece sees them all.
+  std::vector<std::string> only;
 };
 
 struct SweepOutcome {

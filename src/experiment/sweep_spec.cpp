@@ -4,8 +4,10 @@
 #include "experiment/sweep_spec.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -64,8 +66,28 @@ std::vector<Dimension> grid_dimensions(const toml::table& grid, KeyClaims& claim
   return dimensions;
 }
 
-// [[configs]]: the `config` dimension, a value per entry, named by its `name` or its settings.
+// A list of seeds, the top-level `seeds` or a [[configs]] entry's own.
+std::vector<int64_t> seed_list(const toml::node& seeds_node, const std::string& where,
+                               const std::string& source) {
+  const toml::array* seeds = seeds_node.as_array();
+  if (seeds == nullptr || seeds->empty() || !seeds->is_homogeneous(toml::node_type::integer)) {
+    fail(source, where + " must be a non-empty list of integers, e.g. seeds = [1, 2]");
+  }
+  std::vector<int64_t> list;
+  for (const toml::node& seed : *seeds) {
+    const int64_t value = seed.as_integer()->get();
+    if (std::find(list.begin(), list.end(), value) != list.end()) {
+      fail(source, fmt::format("{} lists seed {} twice", where, value));
+    }
+    list.push_back(value);
+  }
+  return list;
+}
+
+// [[configs]]: the `config` dimension, a value per entry, named by its `name` or its settings. An
+// entry's own `seeds` (not a config key) go into `own_seeds` under its name.
 Dimension config_dimension(const toml::node& configs_node, KeyClaims& claims,
+                           std::map<std::string, std::vector<int64_t>>& own_seeds,
                            const std::string& source) {
   const toml::array* configs = configs_node.as_array();
   if (configs == nullptr || !configs->is_array_of_tables()) {
@@ -77,10 +99,15 @@ Dimension config_dimension(const toml::node& configs_node, KeyClaims& claims,
   for (const toml::node& entry : *configs) {
     std::string name;
     std::vector<std::string> overrides;
+    const toml::node* seeds = nullptr;
     for (const auto& [key, node] : flat_entries(*entry.as_table())) {
       if (key == "name") {
         if (!node->is_string()) fail(source, "a configs entry's name must be a string");
         name = node->as_string()->get();
+        continue;
+      }
+      if (key == "seeds") {
+        seeds = node;
         continue;
       }
       claims.claim(key, "[[configs]]");
@@ -91,24 +118,49 @@ Dimension config_dimension(const toml::node& configs_node, KeyClaims& claims,
     }
     if (name.empty()) fail(source, "a configs entry has neither a name nor settings");
     if (!names.insert(name).second) fail(source, "two configs are named '" + name + "'");
+    if (seeds != nullptr)
+      own_seeds[name] = seed_list(*seeds, "configs '" + name + "': seeds", source);
     dimension.values.push_back({name, overrides});
   }
   return dimension;
 }
 
-// seeds = [...]: the `seed` dimension.
-Dimension seed_dimension(const toml::node& seeds_node, KeyClaims& claims,
-                         const std::string& source) {
-  const toml::array* seeds = seeds_node.as_array();
-  if (seeds == nullptr || seeds->empty() || !seeds->is_homogeneous(toml::node_type::integer)) {
-    fail(source, "seeds must be a non-empty list of integers, e.g. seeds = [1, 2]");
-  }
+// The `seed` dimension: every seed that the top-level `seeds` or a configs entry's own lists, in
+// ascending order.
+Dimension seed_dimension(const std::vector<int64_t>& shared,
+                         const std::map<std::string, std::vector<int64_t>>& own_seeds,
+                         KeyClaims& claims) {
   claims.claim("seed", "seeds");
+  std::set<int64_t> all(shared.begin(), shared.end());
+  for (const auto& [name, seeds] : own_seeds) all.insert(seeds.begin(), seeds.end());
   Dimension dimension{"seed", {}};
-  for (const toml::node& seed : *seeds) {
-    dimension.values.push_back({toml_text(seed), {"seed=" + toml_text(seed)}});
+  for (int64_t seed : all) {
+    dimension.values.push_back({std::to_string(seed), {"seed=" + std::to_string(seed)}});
   }
   return dimension;
+}
+
+// Drops the points whose seed their configuration does not run: a configs entry with seeds of its
+// own runs those, the others the top-level `seeds`.
+void keep_each_configs_seeds(const std::vector<int64_t>& shared,
+                             const std::map<std::string, std::vector<int64_t>>& own_seeds,
+                             std::vector<SweepPoint>& points) {
+  auto label = [](const SweepPoint& point, const std::string& dimension) {
+    for (const auto& [name, value] : point.labels) {
+      if (name == dimension) return value;
+    }
+    return std::string();
+  };
+  auto runs_seed = [&](const SweepPoint& point) {
+    const std::string seed = label(point, "seed");
+    auto own = own_seeds.find(label(point, "config"));
+    const std::vector<int64_t>& seeds = own != own_seeds.end() ? own->second : shared;
+    return std::any_of(seeds.begin(), seeds.end(),
+                       [&](int64_t s) { return std::to_string(s) == seed; });
+  };
+  points.erase(std::remove_if(points.begin(), points.end(),
+                              [&](const SweepPoint& p) { return !runs_seed(p); }),
+               points.end());
 }
 
 }  // namespace
@@ -163,17 +215,32 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& source,
   std::vector<Dimension> dimensions;
   if (const toml::table* grid = table_at("grid"))
     dimensions = grid_dimensions(*grid, claims, source);
+  std::map<std::string, std::vector<int64_t>> own_seeds;
   if (const toml::node* configs = root.get("configs")) {
-    dimensions.push_back(config_dimension(*configs, claims, source));
+    dimensions.push_back(config_dimension(*configs, claims, own_seeds, source));
   }
-  if (const toml::node* seeds = root.get("seeds")) {
-    dimensions.push_back(seed_dimension(*seeds, claims, source));
+  std::vector<int64_t> shared_seeds;
+  if (const toml::node* seeds = root.get("seeds"))
+    shared_seeds = seed_list(*seeds, "seeds", source);
+  if (!own_seeds.empty() && shared_seeds.empty()) {
+    // Every configuration must say its seeds: the top-level list is then the default.
+    for (const auto& value : dimensions.back().values) {
+      if (own_seeds.count(value.first) == 0) {
+        fail(source, fmt::format("configs '{}' has no seeds: give seeds = [...] at the top (the "
+                                 "default of every configs entry) or in that entry",
+                                 value.first));
+      }
+    }
+  }
+  if (!shared_seeds.empty() || !own_seeds.empty()) {
+    dimensions.push_back(seed_dimension(shared_seeds, own_seeds, claims));
   }
   for (const auto& d : dimensions) spec.dimensions.push_back(d.name);
 
   std::string dir_pattern = string_at("dir", "");
   if (dir_pattern.empty()) dir_pattern = default_dir_pattern(dimensions);
   spec.points = expand_points(dimensions, common, dir_pattern, source);
+  if (!own_seeds.empty()) keep_each_configs_seeds(shared_seeds, own_seeds, spec.points);
   read_report_layout(table_at("report"), source, spec);
   return spec;
 }
@@ -186,6 +253,17 @@ SweepSpec load_sweep_spec(const std::string& path) {
   SweepSpec spec = parse_sweep_spec(text.str(), path, fs::path(path).parent_path().string());
   spec.spec_path = path;
   return spec;
+}
+
+void check_point_dirs(const SweepSpec& spec, const std::vector<std::string>& dirs) {
+  std::vector<std::string> known;
+  for (const SweepPoint& point : spec.points) known.push_back(point.dir);
+  for (const std::string& dir : dirs) {
+    if (std::find(known.begin(), known.end(), dir) == known.end()) {
+      throw ConfigError(fmt::format("--only {}: the sweep has no point in that folder", dir),
+                        fmt::format("its points: {}", fmt::join(known, ", ")));
+    }
+  }
 }
 
 std::vector<RunConfig> check_sweep_points(const SweepSpec& spec) {

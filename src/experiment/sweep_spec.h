@@ -76,6 +76,9 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& source,
                            const std::string& spec_dir);
 SweepSpec load_sweep_spec(const std::string& path);
 
+// Throws ConfigError when one of `dirs` is no point's folder (sweep --only), listing the spec's.
+void check_point_dirs(const SweepSpec& spec, const std::vector<std::string>& dirs);
+
 // Builds every point's config as `dsgd run` would, so that an unknown key or a value of the wrong
 // type stops the sweep before any run starts; the error names the point. Returns the configs, one
 // per point in order.

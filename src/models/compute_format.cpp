@@ -84,6 +84,30 @@ std::string bf16_slowness(torch::Device device) {
                        : "this CPU has neither AVX-512 BF16 nor AMX (nor Arm's BF16)";
 }
 
+Bf16Path cpu_bf16_path() {
+  const std::string flags = cpu_flags();
+  const bool onednn = at::globalContext().userEnabledMkldnn() &&
+                      ((has_flag(flags, "avx512bw") && has_flag(flags, "avx512vl") &&
+                        has_flag(flags, "avx512dq")) ||
+                       has_flag(flags, "bf16"));
+  if (!onednn) return Bf16Path::kAtenReference;
+  return bf16_slowness(torch::kCPU).empty() ? Bf16Path::kOneDnnNative : Bf16Path::kOneDnnEmulated;
+}
+
+std::string describe(Bf16Path path) {
+  switch (path) {
+    case Bf16Path::kOneDnnNative:
+      return "oneDNN's bf16 kernels, native (float32 sums, one rounding per result)";
+    case Bf16Path::kOneDnnEmulated:
+      return "oneDNN's bf16 kernels, emulated through float32 (float32 sums, one rounding per "
+             "result)";
+    case Bf16Path::kAtenReference:
+      break;
+  }
+  return "ATen's reference kernels (no oneDNN bf16 on this CPU: sums rounded to bf16 term by "
+         "term)";
+}
+
 torch::Tensor Model::predict(torch::Tensor x) {
   AutocastScope autocast(format_.precision, x.device());
   torch::Tensor logits = forward(to_memory_format(std::move(x), format_.memory_format));

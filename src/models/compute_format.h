@@ -59,4 +59,14 @@ class AutocastScope {
 // float32.
 std::string bf16_slowness(torch::Device device);
 
+// How LibTorch computes bf16 convolutions and matrix products on this CPU (docs/performance.md,
+// "bf16 on CPUs without AVX-512"). ATen hands them to oneDNN where the CPU has AVX-512 BW, VL and
+// DQ, or Arm's BF16 (and oneDNN is on): oneDNN sums in float32 and rounds each result once, with
+// AVX-512 BF16 or AMX instructions (native) or by converting to float32 (emulated). Elsewhere
+// ATen's reference kernels run; LibTorch 1.13's round every product and every partial sum of a
+// convolution's forward pass to bf16, and run 12-15 times slower than fp32.
+enum class Bf16Path { kOneDnnNative, kOneDnnEmulated, kAtenReference };
+Bf16Path cpu_bf16_path();
+std::string describe(Bf16Path path);
+
 }  // namespace dsgd

@@ -160,6 +160,16 @@ void RunFolder::append_metrics(const std::map<std::string, double>& row) {
   metrics_text_ = std::move(text);  // only once the file holds it
 }
 
+nlohmann::json RunFolder::read_summary() const {
+  std::ifstream in(file("summary.json"));
+  if (!in) return nlohmann::json::object();
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    return nlohmann::json::object();
+  }
+}
+
 void RunFolder::write_summary(const nlohmann::json& summary) {
   write_file_atomically(file("summary.json"), summary.dump(2) + "\n");
 }

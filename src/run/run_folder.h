@@ -37,6 +37,8 @@ class RunFolder {
   // Columns are fixed by the first call; a missing value is written empty.
   void append_metrics(const std::map<std::string, double>& row);
   void write_summary(const nlohmann::json& summary);
+  // The summary.json the folder holds (an empty object when there is none or it is unreadable).
+  nlohmann::json read_summary() const;
 
  private:
   // Holds an exclusive lock on PATH/.dsgd.lock for the folder's life (the kernel drops it when

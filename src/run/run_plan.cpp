@@ -10,6 +10,7 @@
 #include "engine/async_server.h"
 #include "engine/mpi/mpi_engines.h"
 #include "engine/sim/simulators.h"
+#include "engine/sync_learners.h"
 #include "run/session.h"
 #include "train/local_steps.h"
 
@@ -103,6 +104,13 @@ RunPlan plan_run(const RunConfig& config) {
       std::llround(static_cast<double>(config.batch_size) * entry.minibatches_per_update(config));
   plan.shape.compute_jobs = plan.mpi ? 1 : entry.simulated_gradients(config);
   plan.shape.shared_batchnorm = !plan.mpi && entry.shared_batchnorm;
+  plan.shape.asynchronous = plan.family == AlgorithmFamily::kAsync;
+  if (plan.family == AlgorithmFamily::kSync) {
+    // The innermost level's groups, where there is more than one level: what a cluster prices on
+    // the link inside a host when they fit in one.
+    const SyncPlan sync = sync_plan(config, /*steps_per_epoch=*/1);
+    if (sync.levels.size() >= 2) plan.shape.group_size = sync.levels.front().group_size;
+  }
   plan.build_simulator = entry.build_simulator;
   plan.build_mpi = entry.build_mpi;
   return plan;

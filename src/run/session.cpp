@@ -55,6 +55,12 @@ void Session::resume_from(const std::string& path, const TensorMap& checkpoint) 
   restore_counters(checkpoint);
   if (!reporting_) return;
   folder_.emplace(path, /*resume_after_update=*/updates_done_);
+  // How each earlier piece of the run computed: a resumed run may land on another machine.
+  const nlohmann::json before = folder_->read_summary();
+  nlohmann::json history = before.value("compute_history", nlohmann::json::array());
+  if (before.contains("compute")) history.push_back(before["compute"]);
+  outcome_["compute_history"] = history;
+  resumed_at_update_ = updates_done_;
   folder_->write_config(to_toml(config()));
   write_summary("running");
 }
@@ -251,6 +257,7 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   row["epoch"] = epoch_of(updates);
   row["updates"] = static_cast<double>(updates);
   row["sim_time"] = sim_time;
+  if (config().seconds_per_unit > 0) row["seconds"] = sim_time * config().seconds_per_unit;
   row["wall_time"] = wall;
   row["lr"] = last_lr_;
   row["train_loss"] = last_train_loss_;
@@ -294,6 +301,10 @@ void Session::write_summary(const std::string& status, const std::string& error)
       wall_offset_ +
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   summary["sim_time"] = sim_time_;
+  if (config().seconds_per_unit > 0) {
+    summary["seconds"] = sim_time_ * config().seconds_per_unit;
+    summary["cluster"] = config().cluster;
+  }
   summary["algo"] = config().algo;
   summary["engine"] = config().engine;
   summary["workers"] = config().workers;
@@ -310,6 +321,15 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["replicas"] = context_.compute_plan().replicas;
   summary["replica_bytes"] = context_.compute_plan().replica_bytes;
   summary["evaluations"] = evaluations_;
+  const FormatChoice& format = context_.format_choice();
+  summary["compute"] = {{"memory_format", config().memory_format},
+                        {"precision", config().precision},
+                        {"chosen_by", format.automatic ? "auto" : "config"},
+                        {"reason", format.reason},
+                        {"step_seconds", format.step_seconds()},
+                        {"cpu", cpu_model_name()},
+                        {"device", context_.device().str()},
+                        {"from_update", resumed_at_update_}};
   if (!error.empty()) summary["error"] = error;
   folder_->write_summary(summary);
 }

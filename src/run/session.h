@@ -144,6 +144,7 @@ class Session : public Training {
   EngineReport report_;
   nlohmann::json outcome_ = nlohmann::json::object();  // where a run diverged or collapsed
   double wall_offset_ = 0.0;                           // wall time of the runs this one resumes
+  int64_t resumed_at_update_ = 0;  // where this process's piece of the run began
   std::function<void(TensorMap&)> engine_checkpoint_;
   bool reporting_ = true;
   bool watch_signals_ = true;

@@ -126,6 +126,27 @@ void check_resume_changes(const RunConfig& original, const RunConfig& resumed) {
   }
 }
 
+void keep_resolved_choices(const RunConfig& original, RunConfig& resumed) {
+  if (resumed.precision == "auto") resumed.precision = original.precision;
+  if (resumed.memory_format == "auto") resumed.memory_format = original.memory_format;
+  if (!resumed.cluster.empty() && resumed.cluster == original.cluster &&
+      resumed.seconds_per_unit == 0) {
+    resumed.seconds_per_unit = original.seconds_per_unit;
+    resumed.comm_group_alpha = original.comm_group_alpha;
+    resumed.comm_group_beta = original.comm_group_beta;
+    resumed.comm_global_alpha = original.comm_global_alpha;
+    resumed.comm_global_beta = original.comm_global_beta;
+  }
+}
+
+RunConfig resume_config(const std::string& run_dir, const std::vector<std::string>& overrides) {
+  RunConfig config = load_config(run_dir + "/config.toml", overrides);
+  const RunConfig original = load_config(run_dir + "/config.toml", {});
+  check_resume_changes(original, config);
+  keep_resolved_choices(original, config);
+  return config;
+}
+
 std::string to_toml(const RunConfig& config) {
   // Only the keys that belong to this algorithm, so that the file is valid input again.
   const AlgorithmInfo& algo = find_algorithm(config.algo);

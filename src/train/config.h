@@ -77,6 +77,12 @@ struct RunConfig {
   double comm_group_beta = 1e-6;
   double comm_global_alpha = 10.0;
   double comm_global_beta = 1e-4;
+  // Time in seconds (train/cluster.h): a named cluster prices compute and links, setting the
+  // comm.* keys and the seconds of one simulated time unit when the run starts (config.toml keeps
+  // the priced values, so a resume keeps them); seconds_per_unit alone turns sim_time into seconds.
+  std::string cluster;       // "" for none
+  std::string cluster_file;  // a table of one's own beside the built-in one
+  double seconds_per_unit = 0.0;
 
   // The chosen algorithm's own keys (dc.lambda, hier.group_size, ...), as its registry entry
   // declares them (algos/catalog.h): every declared key, resolved to its value or default. The
@@ -113,6 +119,17 @@ RunConfig parse_config(const std::string& toml_text, const std::vector<std::stri
 // keys that only say how long to go on, how often to evaluate, and how to compute). An
 // algorithm's own keys never change. The ConfigError names the key and both values.
 void check_resume_changes(const RunConfig& original, const RunConfig& resumed);
+
+// A resumed run keeps what was chosen when it started: where `resumed` says "auto" for a format (a
+// sweep passes its points' keys again), the format the run recorded; where it names the run's
+// cluster unpriced, the prices the run recorded (comm.*, seconds_per_unit), measured on the machine
+// it started on. A format or price named explicitly on resuming is a knowing change, and stands.
+void keep_resolved_choices(const RunConfig& original, RunConfig& resumed);
+
+// The config that continues the run in `run_dir`: its config.toml with `overrides`, checked by
+// check_resume_changes, its compute format kept (keep_resolved_choices). The CLI's --resume and the
+// Python module's resume both come here.
+RunConfig resume_config(const std::string& run_dir, const std::vector<std::string>& overrides);
 
 // The resolved config as TOML, every key present.
 std::string to_toml(const RunConfig& config);

@@ -156,16 +156,21 @@ const std::vector<KeySpec>& key_specs() {
       // CPU and the other way.
       spec("device", &RunConfig::device, kMayChange, "cpu or cuda", one_of({"cpu", "cuda"})),
       // Neither changes the flat vectors a checkpoint holds (models/compute_format.h).
+      // "auto" resolves when the run starts; the run's config.toml records the format chosen, so
+      // that a resumed run keeps it (config.h: keep_resolved_choices).
       spec("memory_format", &RunConfig::memory_format, kMayChange,
-           "layout of the activations: contiguous (NCHW) or channels-last (NHWC, what oneDNN and "
-           "GPU tensor cores prefer: faster convolutions; results differ by rounding)",
-           one_of({"contiguous", "channels-last"})),
+           "layout of the activations: contiguous (NCHW), channels-last (NHWC, what oneDNN and "
+           "GPU tensor cores prefer: faster convolutions; results differ by rounding), or auto: "
+           "the faster of the two on this device, timed when the run starts (summary.json "
+           "records the choice and the step times)",
+           one_of({"contiguous", "channels-last", "auto"})),
       spec("precision", &RunConfig::precision, kMayChange,
-           "fp32, or bf16: mixed precision, convolutions and matrix products in bfloat16 under "
+           "fp32; bf16: mixed precision, convolutions and matrix products in bfloat16 under "
            "autocast, the weights, gradients, every rule's state and the loss in float32 (fast "
-           "on CPUs with AVX-512 BF16 or AMX and GPUs from compute capability 8.0; elsewhere the "
-           "run says it will be slow)",
-           one_of({"fp32", "bf16"})),
+           "on CPUs with AVX-512 BF16 or AMX and GPUs from compute capability 8.0; elsewhere "
+           "about 15 times slower, and the run states the measured slow-down); or auto: bf16 "
+           "where the device computes it natively and it is faster, else fp32",
+           one_of({"fp32", "bf16", "auto"})),
       spec("timing.shape", &RunConfig::timing_shape, kFixed,
            "gamma shape k of minibatch times (CV = 1/sqrt(k))", at_least(0, false), kMultiWorker),
       spec("timing.speeds", &RunConfig::timing_speeds, kFixed,
@@ -220,6 +225,19 @@ const std::vector<KeySpec>& key_specs() {
       spec("comm.global_beta", &RunConfig::comm_global_beta, kFixed,
            "time per byte of global ring all-reduce volume, or of an async push or pull",
            at_least(0), kMultiWorker),
+      spec("cluster", &RunConfig::cluster, kFixed,
+           "a named cluster (`dsgd list clusters`) that prices compute and every link in "
+           "seconds: sets comm.* and seconds_per_unit when the run starts, and the metrics get a "
+           "seconds column beside sim_time ('' for none)",
+           {}),
+      spec("cluster_file", &RunConfig::cluster_file, kMayChange,
+           "a TOML table of links, devices and clusters of one's own, in configs/clusters.toml's "
+           "format, beside the built-in one",
+           {}),
+      spec("seconds_per_unit", &RunConfig::seconds_per_unit, kFixed,
+           "seconds of one simulated time unit (a sample's mean compute): sim_time x this is the "
+           "metrics' seconds column (0: none; a cluster sets it)",
+           at_least(0)),
   };
   return specs;
 }

@@ -6,6 +6,7 @@
 
 #include "algos/catalog.h"
 #include "core/errors.h"
+#include "train/cluster.h"
 #include "train/config_keys.h"
 
 namespace dsgd {
@@ -89,6 +90,23 @@ void check_engine(const RunConfig& c) {
   }
 }
 
+// A cluster to price (not yet priced: seconds_per_unit is 0 until the run starts) must exist, and
+// sets the link costs itself: comm.* given beside it would be silently replaced.
+void check_cluster(const RunConfig& c, const std::set<std::string>& set_keys) {
+  if (c.cluster.empty() || c.seconds_per_unit > 0) return;
+  for (const char* key :
+       {"comm.group_alpha", "comm.group_beta", "comm.global_alpha", "comm.global_beta"}) {
+    if (set_keys.count(key) != 0) {
+      throw ConfigError(fmt::format("{} is set beside cluster = \"{}\", which prices every link "
+                                    "itself",
+                                    key, c.cluster),
+                        "drop the comm.* keys, or the cluster (then sim_time stays in units, or "
+                        "set seconds_per_unit)");
+    }
+  }
+  load_cluster_table(c.cluster_file).cluster(c.cluster);  // an unknown name fails here
+}
+
 }  // namespace
 
 void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
@@ -97,6 +115,7 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
   check_families(c, algo, set_keys);
   check_across_keys(c, algo);
   check_engine(c);
+  check_cluster(c, set_keys);
 }
 
 OptionValues resolve_algorithm_options(const RunConfig& c, const OptionValues& given) {

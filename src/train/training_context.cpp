@@ -6,12 +6,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "core/errors.h"
 #include "core/fault_injection.h"
 #include "core/interrupt.h"
 #include "models/model.h"
+#include "train/cluster.h"
 
 namespace dsgd {
 namespace {
@@ -111,6 +113,72 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
   plan_ = make_compute_plan(share.threads);
   set_compute_threads(static_cast<int>(plan_.threads));
   stop_if_interrupted("planning the compute");
+  choose_format();
+  price_cluster();
+}
+
+void TrainingContext::choose_format() {
+  const InputShape shape = input_shape();
+  const bool takes_images = shape.height > 1 && shape.width > 1;
+  format_choice_ = choose_compute_format(
+      config_.memory_format, config_.precision, takes_images, bf16_slowness(device_),
+      /*measure=*/!config_.mpi(), [this](const ComputeFormat& f) { return time_step(f); });
+  const ComputeFormat& format = format_choice_.format;
+  config_.memory_format =
+      format.memory_format == MemoryFormat::kChannelsLast ? "channels-last" : "contiguous";
+  config_.precision = format.precision == Precision::kBFloat16 ? "bf16" : "fp32";
+  replica_.net->set_compute_format(format);
+  stop_if_interrupted("timing the compute format");
+}
+
+void TrainingContext::price_cluster() {
+  if (config_.cluster.empty() || config_.seconds_per_unit > 0) return;
+  RunShape run;
+  run.model = config_.model;
+  run.batch_size = config_.batch_size;
+  run.format = config_.memory_format + " " + config_.precision;
+  run.workers = config_.workers;
+  run.group_size = shape_.group_size;
+  run.servers = config_.servers;
+  run.asynchronous = shape_.asynchronous;
+  run.measured_step_seconds = format_choice_.step_seconds();
+  const ClusterCosts costs =
+      price_on_cluster(load_cluster_table(config_.cluster_file), config_.cluster, run);
+  config_.seconds_per_unit = costs.seconds_per_unit;
+  config_.comm_group_alpha = costs.group_alpha;
+  config_.comm_group_beta = costs.group_beta;
+  config_.comm_global_alpha = costs.global_alpha;
+  config_.comm_global_beta = costs.global_beta;
+  cluster_note_ = costs.explanation;
+}
+
+double TrainingContext::time_step(const ComputeFormat& format) const {
+  at::Generator generator = at::detail::getDefaultCPUGenerator();
+  const torch::Tensor state = generator.get_state();
+  ModelReplica probe = make_replica();
+  probe.net->set_compute_format(format);
+  // A stream of its own, past every worker's and the evaluation's ids: no run's batches move.
+  WorkerStream stream(data_.train, data_.normalization, data_.augment, config_.batch_size,
+                      static_cast<uint64_t>(config_.seed), config_.workers + 1000);
+  const Batch batch = stream.batch(0);
+  auto step = [&] {
+    const auto start = std::chrono::steady_clock::now();
+    probe.compute_gradient(batch, device_);
+    probe.flat->grads().sum().item<double>();  // waits for a GPU
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  // A warm-up (oneDNN makes its primitives, autocast its copies), then up to five steps or about
+  // two seconds, whichever ends first: an emulated bf16 step can take ten seconds.
+  const double first = step();
+  std::vector<double> times;
+  double spent = first;
+  while (times.size() < 5 && (times.size() < 1 || spent < 2.0)) {
+    times.push_back(step());
+    spent += times.back();
+  }
+  generator.set_state(state);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
 }
 
 ComputePlan TrainingContext::make_compute_plan(int64_t default_threads) const {
@@ -145,18 +213,11 @@ std::shared_ptr<Model> TrainingContext::make_net() const {
 }
 
 std::string TrainingContext::compute_format_note() const {
-  const ComputeFormat format = replica_.net->compute_format();
-  std::string note = "compute: " + describe(format);
-  if (format.precision == Precision::kBFloat16) {
-    const std::string slow = bf16_slowness(device_);
-    if (!slow.empty()) {
-      note += fmt::format(
-          "\nwarning: precision = \"bf16\", but {}: LibTorch emulates bf16 here, and a step is "
-          "likely slower than in fp32 (set precision = \"fp32\")",
-          slow);
-    }
-  }
-  return note + "\n";
+  std::string note =
+      fmt::format("compute: {} ({})\n", describe(format_choice_.format), format_choice_.reason);
+  if (!cluster_note_.empty()) note += cluster_note_ + "\n";
+  const std::string warning = bf16_warning(format_choice_, bf16_slowness(device_));
+  return warning.empty() ? note : note + warning + "\n";
 }
 
 InputShape TrainingContext::input_shape() const {

@@ -12,6 +12,7 @@
 #include "core/flat_model.h"
 #include "data/dataset.h"
 #include "data/worker_stream.h"
+#include "models/format_choice.h"
 #include "models/model.h"
 #include "train/compute_plan.h"
 #include "train/config.h"
@@ -40,6 +41,8 @@ struct ContextShape {
   int64_t samples_per_update = 0;  // an update's samples (0: one minibatch, batch_size)
   int64_t compute_jobs = 1;        // gradients computable at once (simulated workers, learners)
   bool shared_batchnorm = false;   // simulated workers train one model's BatchNorm statistics
+  bool asynchronous = false;       // a parameter server's workers (prices its link on a cluster)
+  int64_t group_size = 0;          // learners of an in-group reduction (hier-avg), 0: none
 };
 
 // This process's share of its host, where processes share one (MPI ranks; one process has all).
@@ -89,9 +92,14 @@ class TrainingContext {
     return replica_.compute_gradient(batch, device_);
   }
 
-  // The model's compute format for the log ("compute: channels-last, bf16 mixed precision"), and a
-  // warning line when the device would compute bf16 slowly.
+  // The model's compute format for the log ("compute: channels-last, bf16 mixed precision"), how
+  // it was chosen, and a warning line when the device computes bf16 slowly.
   std::string compute_format_note() const;
+  // The format's choice (config_.precision and memory_format hold its result) and the step times
+  // measured for it, for summary.json.
+  const FormatChoice& format_choice() const { return format_choice_; }
+  // What the cluster priced ("" without one), for the log.
+  const std::string& cluster_note() const { return cluster_note_; }
 
   // Another replica of the model, with model()'s parameters and buffers. It draws nothing from
   // LibTorch's global generator, so making replicas changes no run.
@@ -102,6 +110,14 @@ class TrainingContext {
   // A new network of the config's model in the config's compute format.
   std::shared_ptr<Model> make_net() const;
   ComputePlan make_compute_plan(int64_t default_threads) const;
+  // Resolves "auto" formats (models/format_choice.h) and puts the replica in the chosen one.
+  void choose_format();
+  // Prices the run on config_.cluster (train/cluster.h): comm.* and seconds_per_unit, unless a
+  // resumed run's config already holds them.
+  void price_cluster();
+  // Median seconds of a training step of a throwaway replica in `format`, on a batch of the run's
+  // data; draws nothing from the global generator.
+  double time_step(const ComputeFormat& format) const;
 
   RunConfig config_;
   ContextShape shape_;
@@ -112,6 +128,8 @@ class TrainingContext {
   int64_t updates_per_epoch_ = 0;
   int64_t total_updates_ = 0;
   ComputePlan plan_;
+  FormatChoice format_choice_;
+  std::string cluster_note_;
 };
 
 }  // namespace dsgd

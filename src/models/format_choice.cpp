@@ -1,0 +1,113 @@
+// The choice of a compute format and its record; see format_choice.h.
+#include "models/format_choice.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <fstream>
+
+namespace dsgd {
+namespace {
+
+bool same(const ComputeFormat& a, const ComputeFormat& b) {
+  return a.memory_format == b.memory_format && a.precision == b.precision;
+}
+
+std::string timing_text(const FormatTiming& t) {
+  return fmt::format("{} {:.3g} s", describe(t.format), t.step_seconds);
+}
+
+}  // namespace
+
+double FormatChoice::step_seconds() const {
+  for (const FormatTiming& t : timings) {
+    if (same(t.format, format)) return t.step_seconds;
+  }
+  return 0.0;
+}
+
+FormatChoice choose_compute_format(const std::string& memory_format, const std::string& precision,
+                                   bool takes_images, const std::string& bf16_slow, bool measure,
+                                   const std::function<double(const ComputeFormat&)>& time_step) {
+  const bool native_bf16 = bf16_slow.empty();
+  std::vector<MemoryFormat> layouts;
+  if (memory_format == "auto") {
+    layouts.push_back(MemoryFormat::kContiguous);
+    if (takes_images) layouts.push_back(MemoryFormat::kChannelsLast);
+    if (!measure) layouts = {layouts.back()};
+  } else {
+    layouts.push_back(compute_format_from(memory_format, "fp32").memory_format);
+  }
+  std::vector<Precision> precisions;
+  if (precision == "auto") {
+    if (measure || !native_bf16) precisions.push_back(Precision::kFloat32);
+    if (native_bf16) precisions.push_back(Precision::kBFloat16);
+  } else {
+    precisions.push_back(compute_format_from("contiguous", precision).precision);
+  }
+
+  FormatChoice choice;
+  choice.automatic = memory_format == "auto" || precision == "auto";
+  std::vector<ComputeFormat> candidates;
+  for (MemoryFormat m : layouts) {
+    for (Precision p : precisions) candidates.push_back({m, p});
+  }
+  for (const ComputeFormat& f : candidates) choice.timings.push_back({f, time_step(f)});
+  const auto fastest = std::min_element(
+      choice.timings.begin(), choice.timings.end(),
+      [](const FormatTiming& a, const FormatTiming& b) { return a.step_seconds < b.step_seconds; });
+  choice.format = fastest->format;
+  // The slow-down an explicit bf16 costs where it is emulated: fp32 in the same layout, beside.
+  if (precision == "bf16" && !native_bf16) {
+    choice.timings.push_back({{choice.format.memory_format, Precision::kFloat32},
+                              time_step({choice.format.memory_format, Precision::kFloat32})});
+  }
+
+  std::vector<std::string> measured;
+  for (const FormatTiming& t : choice.timings) measured.push_back(timing_text(t));
+  const std::string bf16_note = precision != "auto" ? ""
+                                : native_bf16       ? "; bf16 is native here"
+                                                    : "; no bf16: " + bf16_slow;
+  if (!choice.automatic) {
+    choice.reason = fmt::format("as the config says; a step {}", fmt::join(measured, ", "));
+  } else if (candidates.size() == 1) {
+    choice.reason =
+        fmt::format("auto, by rule (not timed on {}): {}{}",
+                    measure ? "one candidate" : "MPI ranks", measured.front(), bf16_note);
+  } else {
+    choice.reason =
+        fmt::format("auto: the fastest step of {}{}", fmt::join(measured, ", "), bf16_note);
+  }
+  return choice;
+}
+
+std::string bf16_warning(const FormatChoice& choice, const std::string& bf16_slow) {
+  if (bf16_slow.empty() || choice.format.precision != Precision::kBFloat16) return "";
+  std::string measured;
+  if (choice.timings.size() >= 2) {
+    const double bf16 = choice.timings.front().step_seconds;
+    const double fp32 = choice.timings.back().step_seconds;
+    measured = fmt::format(": a step took {:.3g} s in bf16 against {:.3g} s in fp32 here ({:.1f}x)",
+                           bf16, fp32, bf16 / fp32);
+  }
+  return fmt::format(
+      "warning: precision = \"bf16\", but {}; LibTorch falls back to ATen's reference kernels, "
+      "which sum in bf16{} (precision = \"auto\" or \"fp32\" computes in fp32)",
+      bf16_slow, measured);
+}
+
+std::string cpu_model_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      std::string name = line.substr(line.find(':') + 1);
+      name.erase(0, name.find_first_not_of(' '));
+      return name;
+    }
+  }
+  return "";
+}
+
+}  // namespace dsgd

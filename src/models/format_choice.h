@@ -1,0 +1,48 @@
+// Which compute format a run computes in when its config says "auto" (precision, memory_format),
+// and the record of that choice: the candidates the device can compute well, each one's measured
+// step time, the fastest chosen. bf16 is a candidate only where the device computes it natively
+// (bf16_slowness() says "" there): elsewhere LibTorch falls back to ATen's reference kernels,
+// which round their sums to bf16 and run 12-15 times slower than fp32 (docs/performance.md). A
+// format the config names explicitly is kept, and timed too, so that every run records the step
+// it took on the machine it ran on.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/compute_format.h"
+
+namespace dsgd {
+
+struct FormatTiming {
+  ComputeFormat format;
+  double step_seconds = 0.0;  // median of a few steps after a warm-up
+};
+
+struct FormatChoice {
+  ComputeFormat format;
+  bool automatic = false;             // chosen by "auto" (else the config named it)
+  std::string reason;                 // one line: what was compared and what won
+  std::vector<FormatTiming> timings;  // every format measured, the chosen one included
+  double step_seconds() const;        // the chosen format's
+};
+
+// The config's strings ("auto" or a format) as candidates, timed by `time_step`, the fastest
+// chosen. `takes_images`: the model's input is a batch of images (channels-last means something);
+// `bf16_slow`: bf16_slowness() of the device ("" where bf16 is native). With `measure` false (MPI
+// ranks, which must agree without comparing clocks) "auto" takes the rule instead: bf16 where
+// native, channels-last for images, and only the chosen format is timed. An explicit bf16 on a
+// device without it is timed beside fp32, so that the warning can state the slow-down.
+FormatChoice choose_compute_format(const std::string& memory_format, const std::string& precision,
+                                   bool takes_images, const std::string& bf16_slow, bool measure,
+                                   const std::function<double(const ComputeFormat&)>& time_step);
+
+// The warning for an explicit bf16 on a device that emulates it ("" otherwise): the reason, the
+// measured step times and their ratio, and what "auto" would choose.
+std::string bf16_warning(const FormatChoice& choice, const std::string& bf16_slow);
+
+// "Intel(R) Xeon(R) Platinum 8480+" and the like ("" where /proc/cpuinfo does not say).
+std::string cpu_model_name();
+
+}  // namespace dsgd

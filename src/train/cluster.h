@@ -1,0 +1,85 @@
+// Named clusters: what turns the simulated clock into seconds. The table (configs/clusters.toml,
+// carried inside the binary, plus a user's `cluster_file`) names links (one-way latency in s,
+// bandwidth in bytes/s), devices (a training step's seconds by model, batch and compute format)
+// and clusters (workers per host, the link inside a host and between hosts, the device, the
+// asynchronous server's link). Pricing a run on a cluster gives the seconds of one simulated time
+// unit (a sample's mean compute: the step's seconds / batch) and the link costs in those units,
+// so the simulators run unchanged and `seconds = sim_time x seconds_per_unit` (docs/time.md).
+// Knows nothing of engines: it prices what the run's shape says.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dsgd {
+
+struct LinkProfile {
+  std::string name;
+  double latency = 0.0;    // seconds, one way
+  double bandwidth = 0.0;  // bytes per second, each direction
+  std::string source;
+};
+
+struct DeviceProfile {
+  std::string name;
+  std::map<std::string, double> step_seconds;  // "MODEL BATCH FORMAT" -> seconds
+  std::string source;
+};
+
+struct ClusterProfile {
+  std::string name;
+  int64_t workers_per_host = 1;
+  std::string intra, inter, server;  // link names (server: "" = inter)
+  std::string device;                // a device name, or "measured"
+  std::string source;
+};
+
+struct ClusterTable {
+  std::vector<LinkProfile> links;
+  std::vector<DeviceProfile> devices;
+  std::vector<ClusterProfile> clusters;
+  const LinkProfile& link(const std::string& name) const;
+  const DeviceProfile& device(const std::string& name) const;
+  const ClusterProfile& cluster(const std::string& name) const;
+};
+
+// The built-in table, then `extra_file`'s entries ("" for none; a name there replaces the
+// built-in one). Throws ConfigError naming the file and the entry when one is malformed or names
+// a link or device the tables do not have.
+ClusterTable load_cluster_table(const std::string& extra_file = "");
+
+// What a run is priced by.
+struct RunShape {
+  std::string model;
+  int64_t batch_size = 0;
+  std::string format;  // "channels-last bf16" and the like
+  int64_t workers = 1;
+  int64_t group_size = 0;  // learners per in-group reduction (hier-avg), 0: none
+  int64_t servers = 1;     // asynchronous server shards
+  bool asynchronous = false;
+  double measured_step_seconds = 0.0;  // the run's own step on its machine
+};
+
+// Link costs in simulated time units, the config's comm.* keys, and the unit in seconds.
+struct ClusterCosts {
+  double seconds_per_unit = 0.0;
+  double group_alpha = 0.0, group_beta = 0.0;
+  double global_alpha = 0.0, global_beta = 0.0;
+  double step_seconds = 0.0;
+  std::string explanation;  // one line for the log: device, links, step
+};
+
+// A ring all-reduce among p members on `link`: 2(p − 1) latencies, and the ring's volume (2(p −
+// 1)/p of the vector, what the simulators' beta multiplies) at the link's bandwidth. An
+// asynchronous push or pull: one latency and the message at the server link's bandwidth (split
+// over the shards by the simulator). A level whose groups fit in a host is priced on the intra
+// link, any other on the inter link (the slowest a ring crosses).
+ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& cluster,
+                              const RunShape& shape);
+
+// Every link, device and cluster with its figures and source, for `dsgd list clusters`.
+std::string describe_cluster_table(const ClusterTable& table);
+
+}  // namespace dsgd

@@ -1,0 +1,193 @@
+// Time in seconds on a named cluster (train/cluster.h): the table's entries and their errors, the
+// prices held against hand-computed ring and server costs, and a run on a cluster whose metrics
+// carry seconds = sim_time x seconds_per_unit, kept when it resumes.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_helpers.h"
+#include "core/errors.h"
+#include "train/cluster.h"
+#include "train/config.h"
+
+namespace dsgd {
+namespace {
+
+using namespace dsgd::testing;  // NOLINT(build/namespaces): the shared helpers of cli_helpers.h
+
+// A table of one's own: a device with a known step, links with round numbers.
+fs::path write_table(const std::string& name, const std::string& text) {
+  const fs::path dir = fresh_dir(name);
+  fs::create_directories(dir);
+  std::ofstream(dir / "clusters.toml") << text;
+  return dir / "clusters.toml";
+}
+
+const char* kTable = R"(
+[links.fast]
+latency = 1e-6
+bandwidth = 1e11
+source = "test"
+[links.slow]
+latency = 1e-3
+bandwidth = 1e9
+source = "test"
+[devices.card]
+source = "test"
+[devices.card.step]
+"resnet20 128 channels-last bf16" = 0.064
+[clusters.hosts-of-4]
+workers_per_host = 4
+intra = "fast"
+inter = "slow"
+device = "card"
+source = "test"
+)";
+
+RunShape resnet_shape(int64_t workers) {
+  RunShape shape;
+  shape.model = "resnet20";
+  shape.batch_size = 128;
+  shape.format = "channels-last bf16";
+  shape.workers = workers;
+  return shape;
+}
+
+TEST(Cluster, PricesARingAndTheServerLinkAsWrittenByHand) {
+  const fs::path file = write_table("cluster_prices", kTable);
+  const ClusterTable table = load_cluster_table(file.string());
+  // The unit: a sample's mean compute, 0.064 s / 128.
+  const double unit = 0.064 / 128;
+
+  // kavg on 16 learners (4 hosts): the global ring crosses the slow link, 2(16 - 1) latencies.
+  ClusterCosts sync = price_on_cluster(table, "hosts-of-4", resnet_shape(16));
+  EXPECT_DOUBLE_EQ(sync.seconds_per_unit, unit);
+  EXPECT_DOUBLE_EQ(sync.global_alpha, 30 * 1e-3 / unit);
+  EXPECT_DOUBLE_EQ(sync.global_beta, 1.0 / 1e9 / unit);
+  // hier-avg, groups of 4: inside a host, on the fast link; groups of 8 span two hosts.
+  RunShape grouped = resnet_shape(16);
+  grouped.group_size = 4;
+  ClusterCosts in_host = price_on_cluster(table, "hosts-of-4", grouped);
+  EXPECT_DOUBLE_EQ(in_host.group_alpha, 6 * 1e-6 / unit);
+  EXPECT_DOUBLE_EQ(in_host.group_beta, 1.0 / 1e11 / unit);
+  grouped.group_size = 8;
+  EXPECT_DOUBLE_EQ(price_on_cluster(table, "hosts-of-4", grouped).group_beta, 1.0 / 1e9 / unit);
+  // Four learners fit in one host: the global ring is on the fast link.
+  EXPECT_DOUBLE_EQ(price_on_cluster(table, "hosts-of-4", resnet_shape(4)).global_beta,
+                   1.0 / 1e11 / unit);
+  // An asynchronous server: one latency per push or pull, on the slow link once the workers and
+  // the server outgrow a host (3 + 1 fit, 4 + 1 do not).
+  RunShape async = resnet_shape(4);
+  async.asynchronous = true;
+  ClusterCosts server = price_on_cluster(table, "hosts-of-4", async);
+  EXPECT_DOUBLE_EQ(server.global_alpha, 1e-3 / unit);
+  EXPECT_DOUBLE_EQ(server.global_beta, 1.0 / 1e9 / unit);
+  async.workers = 3;
+  EXPECT_DOUBLE_EQ(price_on_cluster(table, "hosts-of-4", async).global_alpha, 1e-6 / unit);
+  // "measured": the run's own step.
+  RunShape measured = resnet_shape(16);
+  measured.measured_step_seconds = 0.25;
+  EXPECT_DOUBLE_EQ(price_on_cluster(table, "flat-25g", measured).seconds_per_unit, 0.25 / 128);
+  fs::remove_all(file.parent_path());
+}
+
+TEST(Cluster, BadTablesAndNamesAreRefusedNamingThem) {
+  auto error_of = [](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const ConfigError& e) {
+      return std::string(e.what()) + " | " + e.hint();
+    }
+    return std::string("(no error)");
+  };
+  const ClusterTable builtin = load_cluster_table();
+  const std::string unknown = error_of([&] { builtin.cluster("nvlink8-hrd"); });
+  EXPECT_NE(unknown.find("unknown cluster 'nvlink8-hrd'"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("nvlink8-hdr"), std::string::npos) << unknown;
+  const fs::path bad_link =
+      write_table("cluster_bad_link",
+                  "[clusters.x]\nworkers_per_host = 2\nintra = \"fast\"\ninter = \"ethernet-10g\"\n"
+                  "device = \"measured\"\nsource = \"t\"\n");
+  const std::string link = error_of([&] { load_cluster_table(bad_link.string()); });
+  EXPECT_NE(link.find("cluster 'x': unknown link 'fast'"), std::string::npos) << link;
+  const fs::path no_bandwidth =
+      write_table("cluster_no_bw", "[links.y]\nlatency = 1e-6\nsource = \"t\"\n");
+  const std::string bandwidth = error_of([&] { load_cluster_table(no_bandwidth.string()); });
+  EXPECT_NE(bandwidth.find("links.y: bandwidth must be a number"), std::string::npos) << bandwidth;
+  // A device without the run's step says which it has.
+  const fs::path file = write_table("cluster_no_step", kTable);
+  const ClusterTable table = load_cluster_table(file.string());
+  RunShape other = resnet_shape(8);
+  other.format = "contiguous fp32";
+  const std::string step = error_of([&] { price_on_cluster(table, "hosts-of-4", other); });
+  EXPECT_NE(step.find("no step time for \"resnet20 128 contiguous fp32\""), std::string::npos)
+      << step;
+  EXPECT_NE(step.find("\"resnet20 128 channels-last bf16\""), std::string::npos) << step;
+  for (const fs::path& f : {bad_link, no_bandwidth, file}) fs::remove_all(f.parent_path());
+}
+
+// A synchronous run on a named cluster: its config.toml holds the prices, its metrics a seconds
+// column that is sim_time x seconds_per_unit row by row, its summary the seconds; `dsgd list
+// clusters` names it with its source; comm.* beside a cluster is refused; resuming keeps the
+// prices the run started with.
+TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
+  const std::string job =
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.5 "
+      "--set eval_every=0.25 --set algo=hier-avg --set workers=8 --set hier.group_size=4 "
+      "--set hier.local_period=2 --set hier.global_period=4 --set cluster=nvlink8-10g";
+  const fs::path dir = fresh_dir("cluster_run");
+  run_ok(job, dir);
+  const RunConfig priced = load_config((dir / "config.toml").string(), {});
+  EXPECT_EQ(priced.cluster, "nvlink8-10g");
+  ASSERT_GT(priced.seconds_per_unit, 0.0);
+  // Groups of 4 inside a host of 8 on NVLink 3, the 8 learners' ring inside it too.
+  EXPECT_DOUBLE_EQ(priced.comm_group_beta * priced.seconds_per_unit, 1.0 / 300e9);
+  EXPECT_DOUBLE_EQ(priced.comm_global_alpha * priced.seconds_per_unit, 14 * 2e-6);
+  const auto rows = read_csv(dir / "metrics.csv");
+  const auto& header = rows.front();
+  const size_t sim = std::find(header.begin(), header.end(), "sim_time") - header.begin();
+  const size_t seconds = std::find(header.begin(), header.end(), "seconds") - header.begin();
+  ASSERT_LT(seconds, header.size());
+  ASSERT_GE(rows.size(), 3u);
+  // metrics.csv keeps six significant digits of each; summary.json all of them.
+  for (size_t r = 1; r < rows.size(); ++r) {
+    EXPECT_NEAR(std::stod(rows[r][seconds]), std::stod(rows[r][sim]) * priced.seconds_per_unit,
+                2e-6 * std::stod(rows[r][seconds]));
+  }
+  const nlohmann::json summary = nlohmann::json::parse(read_file(dir / "summary.json"));
+  EXPECT_NEAR(summary.at("seconds").get<double>(),
+              summary.at("sim_time").get<double>() * priced.seconds_per_unit, 1e-12);
+
+  // The report shows the time on the cluster.
+  CliResult report = run_dsgd("report " + dir.string() + " --no-plots");
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_NE(read_file(dir / "report.md").find("time on the cluster"), std::string::npos);
+  fs::remove(dir / "report.md");
+  fs::remove(dir / "report.csv");
+
+  // Resuming (as a sweep does, with the point's keys again) keeps the prices recorded.
+  const RunConfig resumed =
+      resume_config(dir.string(), {"cluster=nvlink8-10g", "epochs=1", "hier.group_size=4"});
+  EXPECT_EQ(resumed.seconds_per_unit, priced.seconds_per_unit);
+  EXPECT_EQ(resumed.comm_global_beta, priced.comm_global_beta);
+  RunConfig asked = load_config("", {"cluster=nvlink8-10g"});
+  keep_resolved_choices(priced, asked);
+  EXPECT_EQ(asked.comm_group_alpha, priced.comm_group_alpha);
+
+  CliResult both = run_dsgd(job + " --set comm.global_beta=1e-3");
+  EXPECT_EQ(both.exit_code, 2) << both.output;
+  EXPECT_NE(both.output.find("comm.global_beta is set beside cluster"), std::string::npos)
+      << both.output;
+  CliResult typo = run_dsgd("run --set cluster=nvlink-10g");
+  EXPECT_EQ(typo.exit_code, 2) << typo.output;
+  EXPECT_NE(typo.output.find("nvlink8-10g"), std::string::npos) << typo.output;
+  CliResult listed = run_dsgd("list clusters");
+  EXPECT_EQ(listed.exit_code, 0) << listed.output;
+  EXPECT_NE(listed.output.find("cloud-1gpu-10g"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("IEEE 802.3ae"), std::string::npos) << listed.output;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dsgd
