@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Runs a sweep that outlives a working session (a campaign) in the background, at low priority,
-# from a folder outside the work tree, and keeps every finished run in git as soon as it ends.
+# Runs sweeps that outlive a working session (a campaign) in the background, at low priority, from
+# a folder outside the work tree, and keeps every finished run in git as soon as it ends.
 #
-#   scripts/campaign.sh docs/results/NAME.sweep.toml [--jobs J]   # start, or continue
-#   scripts/campaign.sh docs/results/NAME.sweep.toml --status     # what runs, what is done
-#   scripts/campaign.sh docs/results/NAME.sweep.toml --stop       # SIGTERM: runs checkpoint, stop
+#   scripts/campaign.sh docs/results/NAME.sweep.toml [--jobs J]   # one sweep: start, or continue
+#   scripts/campaign.sh docs/results/QUEUE.txt                     # a queue of runs of several sweeps
+#   scripts/campaign.sh SPEC-OR-QUEUE --status                     # what runs, what is done
+#   scripts/campaign.sh SPEC-OR-QUEUE --stop                       # SIGTERM: runs checkpoint, stop
 #
-# - The sweep folder is $DSGD_CAMPAIGNS/NAME (default: campaigns/ beside the repository), so a new
-#   checkout does not erase it; the sweep runs a copy of build/dsgd of its own (bin/NAME/dsgd
+# - A queue file lists runs, one a line, `SPEC POINT` (POINT the run's folder in that sweep, as
+#   `dsgd sweep SPEC --dry-run` names it; `#` starts a comment), run one at a time in that order:
+#   so two studies can share the machine's cores run by run instead of slowing each other down.
+# - Each sweep's folder is $DSGD_CAMPAIGNS/NAME (default: campaigns/ beside the repository), so a
+#   new checkout does not erase it; the runs use a copy of build/dsgd of their own (bin/NAME/dsgd
 #   there), so neither rebuilding the work tree nor starting another campaign changes a running
 #   campaign's code (the copy is refreshed when the campaign starts).
 # - It runs under `nice -n 19`: building and testing get the cores first.
@@ -22,22 +26,38 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 
 if [ $# -lt 1 ]; then
-  echo "usage: scripts/campaign.sh SPEC.sweep.toml [--jobs J | --status | --stop]" >&2
+  echo "usage: scripts/campaign.sh SPEC.sweep.toml|QUEUE.txt [--jobs J | --status | --stop]" >&2
   exit 2
 fi
-spec=$1
+source_file=$1
 shift
-if [ ! -f "$spec" ]; then
-  echo "campaign: no sweep spec '$spec' (give a path relative to the repository root)" >&2
+if [ ! -f "$source_file" ]; then
+  echo "campaign: no sweep spec or queue '$source_file' (give a path relative to the repository root)" >&2
   exit 2
 fi
-name=$(basename "$spec" .sweep.toml)
 root=${DSGD_CAMPAIGNS:-$(dirname "$repo")/campaigns}
-out=$root/$name
-kept=docs/results/$name-runs
-bin=$root/bin/$name
-mkdir -p "$out" "$bin"
-pidfile=$out/campaign.pid
+
+# The queue as lines "SPEC POINT" (POINT "*" for every point of SPEC).
+queue=$(mktemp)
+trap 'rm -f "$queue"' EXIT
+case "$source_file" in
+  *.sweep.toml) echo "$source_file *" >"$queue" ;;
+  *)
+    sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$source_file" >"$queue"
+    while read -r spec point rest; do
+      if [ ! -f "$spec" ] || [ -z "$point" ] || [ -n "$rest" ]; then
+        echo "campaign: '$source_file': each line must be 'SPEC POINT' with an existing spec; got" \
+          "'$spec $point $rest'" >&2
+        exit 2
+      fi
+    done <"$queue"
+    ;;
+esac
+name=$(basename "$source_file" .sweep.toml)
+name=${name%.txt}
+mkdir -p "$root"
+pidfile=$root/$name.pid
+[ -f "$root/$name/campaign.pid" ] && [ ! -f "$pidfile" ] && mv "$root/$name/campaign.pid" "$pidfile"
 
 running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
 
@@ -45,16 +65,23 @@ case "${1:-}" in
   --status)
     if running; then echo "campaign $name: running (pid $(cat "$pidfile"))"; else
       echo "campaign $name: not running"; fi
-    for s in "$out"/*/seed*/summary.json; do
-      [ -f "$s" ] || continue
-      python3 - "$s" <<'EOF'
+    while read -r spec point; do
+      out=$root/$(basename "$spec" .sweep.toml)
+      pattern="$out/*/seed*/summary.json"
+      [ "$point" = "*" ] || pattern="$out/$point/summary.json"
+      for s in $pattern; do
+        [ -f "$s" ] || { echo "  $(basename "$out")/$point: not started"; continue; }
+        python3 - "$s" "$(basename "$out")" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
-print(f"  {sys.argv[1].split('/')[-3]}: {s.get('status')} epoch {s.get('epochs', '?')} "
-      f"final {s.get('final_test_acc', '?')}")
+run = "/".join(sys.argv[1].split("/")[-3:-1])
+epochs = s.get("epochs")
+print(f"  {sys.argv[2]}/{run}: {s.get('status')} epoch "
+      f"{epochs if epochs is None else round(epochs, 2)} final {s.get('final_test_acc')}")
 EOF
-    done
-    [ -f "$out/sweep.log" ] && tail -3 "$out/sweep.log"
+      done
+    done <"$queue"
+    [ -f "$root/$name.log" ] && tail -3 "$root/$name.log"
     exit 0
     ;;
   --stop)
@@ -72,30 +99,38 @@ if [ ! -x build/dsgd ]; then
   exit 2
 fi
 
-# Finished runs kept in git come back first, so a replaced machine only reruns unfinished ones.
-if [ -d "$kept" ]; then
-  for run in "$kept"/*/seed*; do
-    [ -f "$run/summary.json" ] || continue
-    rel=${run#"$kept"/}
-    if [ ! -f "$out/$rel/summary.json" ]; then
-      mkdir -p "$out/$rel"
-      cp "$run/config.toml" "$run/metrics.csv" "$run/summary.json" "$out/$rel/"
-      echo "campaign: restored finished run $rel from $kept"
-    fi
-  done
-fi
+# Per sweep: finished runs kept in git come back first, so a replaced machine only reruns
+# unfinished ones; then the pinned copy of the binary.
+for spec in $(cut -d' ' -f1 "$queue" | sort -u); do
+  sweep=$(basename "$spec" .sweep.toml)
+  out=$root/$sweep
+  kept=docs/results/$sweep-runs
+  mkdir -p "$out" "$root/bin/$sweep"
+  if [ -d "$kept" ]; then
+    for run in "$kept"/*/seed*; do
+      [ -f "$run/summary.json" ] || continue
+      rel=${run#"$kept"/}
+      if [ ! -f "$out/$rel/summary.json" ]; then
+        mkdir -p "$out/$rel"
+        cp "$run/config.toml" "$run/metrics.csv" "$run/summary.json" "$out/$rel/"
+        echo "campaign: restored finished run $sweep/$rel from $kept"
+      fi
+    done
+  fi
+  cp build/dsgd "$root/bin/$sweep/dsgd.new" && mv "$root/bin/$sweep/dsgd.new" "$root/bin/$sweep/dsgd"
+done
+cp "$queue" "$root/$name.queue"
 
-cp build/dsgd "$bin/dsgd.new" && mv "$bin/dsgd.new" "$bin/dsgd"
-
-# The sweep and its watcher, as one process group (--stop signals both).
+# The runs and their watcher, as one process group (--stop signals both).
 # setsid gives the campaign a scheduling group of its own (Linux autogroups), and `nice` only ranks
 # processes within a group: the group itself is niced, from inside it (written from outside, the
 # write can land before setsid has run and nice the caller's group instead).
 setsid bash -c '
   echo 19 >/proc/self/autogroup 2>/dev/null || true
-  repo=$1; spec=$2; out=$3; kept=$4; bin=$5; shift 5
+  repo=$1; root=$2; queue=$3; shift 3
   cd "$repo"
-  keep_finished() {
+  keep_finished() {  # SWEEP-FOLDER KEPT-FOLDER
+    local out=$1 kept=$2
     for s in "$out"/*/seed*/summary.json; do
       [ -f "$s" ] || continue
       grep -q "\"status\": *\"\(ok\|diverged\|collapsed\)\"" "$s" || continue
@@ -111,11 +146,25 @@ setsid bash -c '
       done
     done
   }
-  nice -n 19 "$bin" sweep "$spec" --out "$out" "$@" >>"$out/sweep.log" 2>&1 &
-  sweep=$!
-  while kill -0 "$sweep" 2>/dev/null; do keep_finished; sleep 120; done
-  wait "$sweep"; echo "sweep exited $?" >>"$out/sweep.log"
-  keep_finished
-' campaign "$repo" "$spec" "$out" "$kept" "$bin/dsgd" "$@" >>"$out/campaign.log" 2>&1 &
+  while read -r spec point <&3; do
+    sweep=$(basename "$spec" .sweep.toml)
+    out=$root/$sweep
+    kept=docs/results/$sweep-runs
+    only=()
+    [ "$point" = "*" ] || only=(--only "$point")
+    echo "$(date -u +%FT%TZ) $sweep ${point}: start" >>"$out/sweep.log"
+    nice -n 19 "$root/bin/$sweep/dsgd" sweep "$spec" --out "$out" "${only[@]}" "$@" \
+      >>"$out/sweep.log" 2>&1 &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do keep_finished "$out" "$kept"; sleep 120; done
+    status=0
+    wait "$pid" || status=$?
+    echo "$(date -u +%FT%TZ) $sweep ${point}: sweep exited $status" >>"$out/sweep.log"
+    keep_finished "$out" "$kept"
+    # Interrupted (--stop, a signal): the queue stops too; a failed run does not stop the rest.
+    [ "$status" -ge 128 ] && exit "$status"
+  done 3<"$queue"
+  echo "$(date -u +%FT%TZ) queue done"
+' campaign "$repo" "$root" "$root/$name.queue" "$@" >>"$root/$name.log" 2>&1 &
 echo $! >"$pidfile"
-echo "campaign $name: started (pid $!), folder $out; scripts/campaign.sh $spec --status"
+echo "campaign $name: started (pid $!), folder $root; scripts/campaign.sh $source_file --status"
