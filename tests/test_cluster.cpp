@@ -3,6 +3,7 @@
 // carry seconds = sim_time x seconds_per_unit, kept when it resumes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -150,10 +151,10 @@ TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
   const size_t seconds = std::find(header.begin(), header.end(), "seconds") - header.begin();
   ASSERT_LT(seconds, header.size());
   ASSERT_GE(rows.size(), 3u);
-  // metrics.csv keeps six significant digits of each; summary.json all of them.
+  // The clock's columns keep every digit.
   for (size_t r = 1; r < rows.size(); ++r) {
     EXPECT_NEAR(std::stod(rows[r][seconds]), std::stod(rows[r][sim]) * priced.seconds_per_unit,
-                2e-6 * std::stod(rows[r][seconds]));
+                1e-14 * std::stod(rows[r][seconds]));
   }
   const nlohmann::json summary = nlohmann::json::parse(read_file(dir / "summary.json"));
   EXPECT_NEAR(summary.at("seconds").get<double>(),
@@ -187,6 +188,67 @@ TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
   EXPECT_NE(listed.output.find("cloud-1gpu-10g"), std::string::npos) << listed.output;
   EXPECT_NE(listed.output.find("IEEE 802.3ae"), std::string::npos) << listed.output;
   fs::remove_all(dir);
+}
+
+// The report's CSV cell of `column` in its first data row.
+std::string csv_cell(const fs::path& csv, const std::string& column) {
+  const auto rows = read_csv(csv);
+  const auto& header = rows.front();
+  const size_t at = std::find(header.begin(), header.end(), column) - header.begin();
+  EXPECT_LT(at, header.size()) << column;
+  return at < header.size() && rows.size() > 1 ? rows[1][at] : "";
+}
+
+// A synchronous run's trajectory does not depend on its clock: made without a cluster and
+// re-timed on one by the report, it takes the seconds the same run made with that cluster set
+// took, to rounding. An asynchronous run is refused, with the command that reruns it.
+TEST(ClusterCli, ASyncRunReTimedIsTheRunMadeOnTheCluster) {
+  const fs::path table = write_table("cluster_retime", std::string(kTable) + R"(
+[devices.tiny]
+source = "test"
+[devices.tiny.step]
+"mlp 16 contiguous fp32" = 0.004
+[clusters.tiny-hosts]
+workers_per_host = 4
+intra = "fast"
+inter = "slow"
+device = "tiny"
+source = "test"
+)");
+  const std::string job =
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.5 "
+      "--set eval_every=0.25 --set algo=hier-avg --set workers=8 --set hier.group_size=4 "
+      "--set hier.local_period=2 --set hier.global_period=4 --set timing.shape=4";
+  const std::string file = " --set cluster_file=" + table.string();
+  const fs::path priced = fresh_dir("retime_priced"), plain = fresh_dir("retime_plain");
+  run_ok(job + " --set cluster=tiny-hosts" + file, priced);
+  run_ok(job, plain);
+  const nlohmann::json made = nlohmann::json::parse(read_file(priced / "summary.json"));
+  const nlohmann::json other = nlohmann::json::parse(read_file(plain / "summary.json"));
+  EXPECT_EQ(made.at("final_test_acc"), other.at("final_test_acc"));  // one trajectory
+  EXPECT_NE(made.at("sim_time"), other.at("sim_time"));              // two clocks
+
+  const fs::path out = plain.parent_path() / "retime_report.md";
+  CliResult r = run_dsgd("report " + plain.string() + " --no-plots --out " + out.string() +
+                         " --cluster tiny-hosts --cluster-file " + table.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const double retimed = std::stod(csv_cell(plain.parent_path() / "retime_report.csv", "seconds"));
+  const double seconds = made.at("seconds").get<double>();
+  EXPECT_NEAR(retimed, seconds, 1e-12 * seconds);
+  EXPECT_GT(seconds, 0.0);
+
+  const fs::path async = fresh_dir("retime_async");
+  run_ok(
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.25 "
+      "--set algo=dana-slim --set workers=4",
+      async);
+  CliResult refused = run_dsgd("report " + async.string() + " --no-plots --cluster flat-25g");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("is asynchronous"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("--set cluster=flat-25g"), std::string::npos) << refused.output;
+  for (const fs::path& p : {priced, plain, async, table.parent_path()}) fs::remove_all(p);
+  fs::remove(out);
+  fs::remove(plain.parent_path() / "retime_report.csv");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "core/errors.h"
 #include "experiment/plots.h"
 #include "experiment/report.h"
+#include "experiment/report_figures.h"
 #include "experiment/run_results.h"
 #include "experiment/sweep_runner.h"
 #include "experiment/sweep_spec.h"
@@ -311,6 +312,39 @@ TEST(Plots, AFigureSaysEachTitleOnce) {
   fs::remove_all(dir);
 }
 
+// Across a report's figures a row keeps its colour (the order of panels does not move it), a line
+// drawn exactly over an earlier one says so in the legend, and a published figure is an open
+// marker in its row's colour.
+TEST(Plots, ARowKeepsItsColourAndIdenticalLinesAreNamed) {
+  const fs::path dir = fresh_dir("plots_styles");
+  fs::create_directories(dir);
+  const Curve sgd{"sgd", {1.0, 2.0}, {0.5, 0.6}, {0.5, 0.6}, {0.5, 0.6}};
+  const Curve dana{"dana", {1.0, 2.0}, {0.4, 0.5}, {0.4, 0.5}, {0.4, 0.5}};
+  Curve slim{"dana-slim", {1.0, 2.0}, {0.4, 0.5}, {0.4, 0.5}, {0.4, 0.5}};
+  Curve paper{"dana (published)", {2.0}, {0.55}, {0.55}, {0.55}};
+  paper.points_only = true;
+  std::vector<Figure> figures = {{"a", "a", {Panel{"p", "x", "y", false, {sgd, dana}}}},
+                                 {"b", "b", {Panel{"p", "x", "y", false, {dana, slim, paper}}}}};
+  style_by_title(figures);
+  EXPECT_EQ(figures[1].panels[0].curves[0].style, figures[0].panels[0].curves[1].style);
+  EXPECT_EQ(figures[1].panels[0].curves[2].style, figures[0].panels[0].curves[1].style);
+  draw_figure((dir / "b").string(), "b", figures[1].panels);
+  const std::string b = read_file(dir / "b.gp");
+  EXPECT_NE(b.find("dana-slim (identical to dana)"), std::string::npos) << b;
+  EXPECT_NE(b.find("with points pt"), std::string::npos) << b;
+  // dana's colour in figure b is the one it had in figure a, where it came second.
+  draw_figure((dir / "a").string(), "a", figures[0].panels);
+  const std::string a = read_file(dir / "a.gp");
+  auto colour_of = [](const std::string& script, const std::string& title) {
+    const size_t at = script.find("title \"" + title + "\"");
+    const size_t rgb = script.rfind("lc rgb \"", at);
+    return script.substr(rgb + 8, 7);
+  };
+  EXPECT_EQ(colour_of(a, "dana"), colour_of(b, "dana"));
+  EXPECT_NE(colour_of(a, "dana"), colour_of(a, "sgd"));
+  fs::remove_all(dir);
+}
+
 TEST(SweepCli, AnInterruptedSweepFinishesOnlyWhatWasLeft) {
   const fs::path dir = fresh_dir("sweep_resume");
   fs::create_directories(dir);
@@ -532,7 +566,10 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   std::ofstream(dir / "sweep.json") << sweep.dump();
   std::ofstream(dir / "report.md") << "# old\n\n<!-- notes -->\nKept commentary.\n";
 
-  ReportOptions options{{dir.string()}, "", 0.0, false, "dsgd report fake"};
+  ReportOptions options;
+  options.dirs = {dir.string()};
+  options.plots = false;
+  options.command = "dsgd report fake";
   ASSERT_EQ(write_report(options), (dir / "report.md").string());
   const std::string report = read_file(dir / "report.md");
   // ref: final 0.82 ± 0.0283; its own target 0.82 is first reached at epoch 2 (seed 2 only:

@@ -185,6 +185,10 @@ int cli_main(int argc, char** argv) {
                    "accuracy for the time-to-target column (default: the sweep's)")
       ->check(CLI::Range(0.0, 1.0));
   report->add_flag("--no-plots", no_plots, "tables only (no gnuplot needed)");
+  report->add_option("--cluster", report_options.cluster,
+                     "re-time synchronous runs on this named cluster (`dsgd list clusters`)");
+  report->add_option("--cluster-file", report_options.cluster_file,
+                     "a table of clusters of one's own beside the built-in one");
 
   try {
     app.parse(argc, argv);

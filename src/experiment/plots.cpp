@@ -117,8 +117,18 @@ void draw_figure(const std::string& base, const std::string& title,
   for (const Panel& panel : panels) {
     std::vector<std::string> parts;
     double widest_x = 0.0;
-    for (size_t c = 0; c < panel.curves.size(); ++c) {
-      const Curve& curve = panel.curves[c];
+    for (size_t place = 0; place < panel.curves.size(); ++place) {
+      Curve named = panel.curves[place];
+      // A line drawn exactly over an earlier one would hide it: the legend says so.
+      for (size_t earlier = 0; earlier < place; ++earlier) {
+        const Curve& e = panel.curves[earlier];
+        if (e.x == named.x && e.mean == named.mean && !named.x.empty()) {
+          named.title += " (identical to " + e.title + ")";
+          break;
+        }
+      }
+      const Curve& curve = named;
+      const size_t c = curve.style >= 0 ? static_cast<size_t>(curve.style) : place;
       std::ostringstream points;
       int count = 0;
       for (size_t i = 0; i < curve.x.size(); ++i) {
@@ -140,10 +150,16 @@ void draw_figure(const std::string& base, const std::string& title,
                         "solid 0.15 noborder lc rgb \"{}\" notitle",
                         quoted(name + ".dat"), block, colour));
       }
-      parts.push_back(fmt::format(
-          "{} index {} using 1:2 with linespoints pt {} ps 0.45 lw 1.5 dt {} lc rgb \"{}\" "
-          "title {}",
-          quoted(name + ".dat"), block, marker, dash, colour, quoted(curve.title)));
+      if (curve.points_only) {
+        parts.push_back(
+            fmt::format("{} index {} using 1:2 with points pt {} ps 1.2 lc rgb \"{}\" title {}",
+                        quoted(name + ".dat"), block, marker - 1, colour, quoted(curve.title)));
+      } else {
+        parts.push_back(fmt::format(
+            "{} index {} using 1:2 with linespoints pt {} ps 0.45 lw 1.5 dt {} lc rgb \"{}\" "
+            "title {}",
+            quoted(name + ".dat"), block, marker, dash, colour, quoted(curve.title)));
+      }
       ++block;
     }
     plots << "set title " << quoted(panel.title) << "\n";
@@ -157,6 +173,8 @@ void draw_figure(const std::string& base, const std::string& title,
     // other along the axis.
     plots << (widest_x >= 1e4 ? "set format x \"%.1s%c\"\n" : "set format x \"% h\"\n");
     plots << "set key outside right top vertical\n";
+    // Points on the frame are half hidden by it: a margin inside the autoscaled ranges.
+    plots << "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n";
     if (parts.empty()) {
       // Keeps the grid's places: an empty panel says that nothing was there to draw.
       plots << "unset logscale xy\nset label 1 \"no data\" at graph 0.5, graph 0.5 center\n"

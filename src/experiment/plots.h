@@ -15,6 +15,10 @@ struct Curve {
   std::vector<double> mean;
   std::vector<double> low;  // the band; equal to mean for one seed
   std::vector<double> high;
+  // The colour, dash and marker: the style's index when >= 0 (a report gives each row one index
+  // in every figure), else the curve's place in its panel.
+  int style = -1;
+  bool points_only = false;  // figures that were not measured (published ones): open markers
 };
 
 // Every line marks its points (one per evaluation), has a colour and a dash of its own among the

@@ -19,6 +19,7 @@
 #include "experiment/report_layout.h"
 #include "experiment/report_sections.h"
 #include "experiment/report_table.h"
+#include "experiment/retime.h"
 #include "experiment/run_results.h"
 
 namespace dsgd {
@@ -43,7 +44,10 @@ std::string write_report(const ReportOptions& options) {
     stop_if_interrupted("writing the report", "its files written so far whole",
                         "run the same command again to write the whole report");
   };
-  const Experiment experiment = load_experiment(options.dirs);
+  Experiment experiment = load_experiment(options.dirs);
+  if (!options.cluster.empty()) {
+    retime_on_cluster(experiment, options.cluster, options.cluster_file);
+  }
   const Layout layout = resolve_layout(experiment, options);
   const std::vector<double> targets = targets_of(experiment, layout);
   std::vector<Row> rows;

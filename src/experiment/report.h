@@ -19,6 +19,9 @@ struct ReportOptions {
   double target = 0.0;  // overrides the sweep's report.target when > 0
   bool plots = true;
   std::string command;  // how the report was asked for, quoted at its top
+  // Re-time the runs on this named cluster (experiment/retime.h); "" keeps what they recorded.
+  std::string cluster;
+  std::string cluster_file;
 };
 
 // Writes the report (and <name>.csv and <name>-plots/ next to it); returns its path.

@@ -154,7 +154,7 @@ bool numeric_labels(const std::vector<const Configuration*>& group, const std::s
 }
 
 Panel accuracy_against(const std::vector<const Configuration*>& group, const std::string& row,
-                       const std::string& column) {
+                       const std::string& column, const PublishedFigures& published) {
   Panel panel{"final test accuracy against " + column, column, "final test accuracy", false, {}};
   panel.log_x = true;
   std::vector<std::string> rows;
@@ -180,8 +180,36 @@ Panel accuracy_against(const std::vector<const Configuration*>& group, const std
       curve.high.push_back(*std::max_element(ys.begin(), ys.end()));
     }
     panel.curves.push_back(std::move(curve));
+    // The paper's figures for this row's configurations, as open markers at their columns.
+    Curve paper{r + " (published)", {}, {}, {}, {}};
+    paper.points_only = true;
+    for (const auto* c : group) {
+      if (label_of(c->labels, row) != r) continue;
+      for (const auto& figure : published.figures) {
+        if (figure.accuracy && figure.config == label_of(c->labels, "config")) {
+          paper.x.push_back(std::stod(label_of(c->labels, column)));
+          paper.mean.push_back(*figure.accuracy);
+        }
+      }
+    }
+    paper.low = paper.high = paper.mean;
+    if (!paper.x.empty()) panel.curves.push_back(std::move(paper));
   }
   return panel;
+}
+
+void style_by_title(std::vector<Figure>& figures) {
+  std::map<std::string, int> styles;
+  for (Figure& figure : figures) {
+    for (Panel& panel : figure.panels) {
+      for (Curve& curve : panel.curves) {
+        std::string key = curve.title;
+        const size_t published = key.rfind(" (published)");
+        if (published != std::string::npos) key.erase(published);
+        curve.style = styles.emplace(key, static_cast<int>(styles.size())).first->second;
+      }
+    }
+  }
 }
 
 }  // namespace dsgd

@@ -38,7 +38,11 @@ std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
 // Final test accuracy (mean over finished seeds, the band across them) against the numeric
 // `column` label, one line per value of `row`: a point for each configuration that finished.
 Panel accuracy_against(const std::vector<const Configuration*>& group, const std::string& row,
-                       const std::string& column);
+                       const std::string& column, const PublishedFigures& published = {});
+
+// Gives every curve of every figure the style of its title, numbered in order of first
+// appearance: a row (an algorithm, say) keeps its colour across a report's figures.
+void style_by_title(std::vector<Figure>& figures);
 
 // Whether every configuration's `column` label reads as a number.
 bool numeric_labels(const std::vector<const Configuration*>& group, const std::string& column);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <filesystem>
 #include <sstream>
 
 #include "experiment/path_names.h"
@@ -142,7 +143,10 @@ std::string figure_section(const Experiment& experiment, const Layout& layout,
                                (key.empty() ? "" : "_" + slug(joined(key, "_")));
       md << fmt::format("\n## {}\n\n![{}]({}.png) ([SVG]({}.svg))\n",
                         "Final test accuracy against " + layout.columns, title, base, base);
-      figures.push_back({base, title, {accuracy_against(group, layout.rows, layout.columns)}});
+      figures.push_back(
+          {base,
+           title,
+           {accuracy_against(group, layout.rows, layout.columns, experiment.layout.published)}});
     }
   }
   md << "\n## Curves\n\nOne line per " << (layout.rows.empty() ? "configuration" : layout.rows)
@@ -165,16 +169,23 @@ std::string figure_section(const Experiment& experiment, const Layout& layout,
           {base, key.empty() && parts.size() == 1 ? "" : title, curve_panels(parts[p], name)});
     }
   }
+  style_by_title(figures);
   return md.str();
 }
 
 std::string runs_section(const Experiment& experiment) {
+  // A run by its folder's last part (its seed's folder with its configuration's, in a sweep).
+  auto short_name = [](const std::string& dir) {
+    const std::filesystem::path path(dir);
+    const std::string last = path.filename().string();
+    return last.rfind("seed", 0) == 0 ? (path.parent_path().filename() / last).string() : last;
+  };
   std::string rows;
   for (const Configuration& configuration : experiment.configurations) {
     for (const RunResult& run : configuration.runs) {
       if (run.status.empty()) continue;
-      rows += fmt::format("| {} | {} | {:.1f} | {} | {} | {} | {} |\n", run.dir, run.status,
-                          run.epochs, format_duration(run.wall_time),
+      rows += fmt::format("| {} | {} | {:.1f} | {} | {} | {} | {} |\n", short_name(run.dir),
+                          run.status, run.epochs, format_duration(run.wall_time),
                           run.compute_format.empty() ? "?" : run.compute_format,
                           run.step_seconds > 0 ? fmt::format("{:.3f} s", run.step_seconds) : "?",
                           run.cpu.empty() ? "?" : run.cpu);

@@ -1,0 +1,98 @@
+// Re-timing on a named cluster; see retime.h.
+#include "experiment/retime.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "algos/catalog.h"
+#include "core/errors.h"
+#include "engine/sync_learners.h"
+#include "train/cluster.h"
+#include "train/config.h"
+
+namespace dsgd {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<double>& column_of(const RunResult& run, const std::string& name) {
+  auto it = run.metrics.find(name);
+  if (it == run.metrics.end()) {
+    throw ConfigError(fmt::format("run '{}' has no {} column to re-time from", run.dir, name),
+                      "runs made before the column existed cannot be re-timed; rerun them");
+  }
+  return it->second;
+}
+
+void retime_run(RunResult& run, const ClusterTable& table, const std::string& cluster) {
+  const RunConfig config = load_config((fs::path(run.dir) / "config.toml").string(), {});
+  const AlgorithmInfo& algo = find_algorithm(config.algo);
+  if (algo.family == AlgorithmFamily::kAsync) {
+    throw ConfigError(
+        fmt::format("run '{}' is asynchronous ({}): the order its workers' messages arrive in "
+                    "depends on its clock, so it cannot be re-timed on another cluster",
+                    run.dir, config.algo),
+        fmt::format("rerun it with the cluster set: dsgd run --resume is not enough; dsgd run -c "
+                    "{}/config.toml --set cluster={} --out NEW_FOLDER",
+                    run.dir, cluster));
+  }
+  RunShape shape;
+  shape.model = config.model;
+  shape.batch_size = config.batch_size;
+  shape.format = config.memory_format + " " + config.precision;
+  shape.workers = config.workers;
+  shape.servers = config.servers;
+  shape.measured_step_seconds = run.step_seconds;
+  int64_t levels = 1;
+  if (algo.family == AlgorithmFamily::kSync) {
+    const SyncPlan plan = sync_plan(config, /*steps_per_epoch=*/1);
+    levels = static_cast<int64_t>(plan.levels.size());
+    if (levels > 2) {
+      throw ConfigError(fmt::format("run '{}' averages on {} levels; re-timing prices two (groups "
+                                    "and all learners)",
+                                    run.dir, levels),
+                        "rerun it with the cluster set");
+    }
+    if (levels == 2) shape.group_size = plan.levels.front().group_size;
+  }
+  const ClusterCosts costs = price_on_cluster(table, cluster, shape);
+  const double unit = costs.seconds_per_unit;
+  std::vector<double> seconds;
+  if (algo.family == AlgorithmFamily::kSingle) {
+    // One worker, no links: its clock is its compute.
+    for (double t : column_of(run, "sim_time")) seconds.push_back(t * unit);
+  } else {
+    // What sync_sim adds up, round by round: the slowest learner's compute, and per reduction
+    // alpha + beta x its ring volume; bytes count every learner's volume.
+    const auto& compute = column_of(run, "compute_time");
+    const auto& global_reductions = column_of(run, "global_reductions");
+    const auto& global_bytes = column_of(run, "global_bytes");
+    const double learners = static_cast<double>(config.workers);
+    for (size_t i = 0; i < compute.size(); ++i) {
+      double units = compute[i] + costs.global_alpha * global_reductions[i] +
+                     costs.global_beta * global_bytes[i] / learners;
+      if (levels == 2) {
+        units += costs.group_alpha * column_of(run, "local_reductions")[i] +
+                 costs.group_beta * column_of(run, "local_bytes")[i] / learners;
+      }
+      seconds.push_back(units * unit);
+    }
+  }
+  run.metrics["seconds"] = seconds;
+}
+
+}  // namespace
+
+void retime_on_cluster(Experiment& experiment, const std::string& cluster,
+                       const std::string& cluster_file) {
+  const ClusterTable table = load_cluster_table(cluster_file);
+  table.cluster(cluster);  // an unknown name fails before any run is read
+  for (Configuration& configuration : experiment.configurations) {
+    for (RunResult& run : configuration.runs) {
+      if (!run.status.empty()) retime_run(run, table, cluster);
+    }
+  }
+}
+
+}  // namespace dsgd

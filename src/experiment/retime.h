@@ -1,0 +1,21 @@
+// Re-timing finished runs on a named cluster (dsgd report --cluster). A synchronous run's
+// trajectory does not depend on its clock, so its seconds on any cluster follow exactly from
+// what it recorded at each evaluation: the compute time of its slowest learners (simulated units)
+// and, per level, its reductions and the bytes they moved. Priced as train/cluster.h prices a run
+// made with the cluster set, the two agree. An asynchronous run's order of arrivals depends on its
+// clock: it is refused, with the command that reruns it on the cluster.
+#pragma once
+
+#include <string>
+
+#include "experiment/run_results.h"
+
+namespace dsgd {
+
+// Puts a "seconds" column into every run's metrics (replacing one recorded on another cluster).
+// Throws ConfigError for an asynchronous run, a run of more than two averaging levels, or one
+// whose metrics lack the clock's columns.
+void retime_on_cluster(Experiment& experiment, const std::string& cluster,
+                       const std::string& cluster_file);
+
+}  // namespace dsgd
