@@ -544,13 +544,15 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   // Runs still going: how far each got, or that none has been evaluated yet.
   fake_run(dir / "slow/1", "running", 0.60, {{1, 10, 90, 0.60}});
   fake_run(dir / "slow/2", "running", 0.0, {});
+  // A configuration whose second seed the sweep has not started: queued, not a run.
+  fake_run(dir / "wait/1", "ok", 0.77, {{1, 10, 90, 0.70}, {2, 20, 180, 0.77}});
   {
     nlohmann::json summary = nlohmann::json::parse(read_file(dir / "slow/1/summary.json"));
     summary["epochs"] = 1;
     std::ofstream(dir / "slow/1/summary.json") << summary.dump();
   }
   nlohmann::json points = nlohmann::json::array();
-  for (const char* config : {"ref", "fast", "bad", "slow"}) {
+  for (const char* config : {"ref", "fast", "bad", "slow", "wait"}) {
     for (const char* seed : {"1", "2"}) {
       points.push_back(
           {{"dir", std::string(config) + "/" + seed},
@@ -572,6 +574,7 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   options.command = "dsgd report fake";
   ASSERT_EQ(write_report(options), (dir / "report.md").string());
   const std::string report = read_file(dir / "report.md");
+  EXPECT_NE(report.find("| 0.7700 (+1 queued) |"), std::string::npos) << report;
   // ref: final 0.82 ± 0.0283; its own target 0.82 is first reached at epoch 2 (seed 2 only:
   // seed 1 ends at 0.80).
   EXPECT_NE(report.find("| ref | 2 | 0.8200 ± 0.0283 | 0.8300 ± 0.0283 | 2 / 20 / 210 (1/2) |"),
@@ -604,7 +607,7 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   EXPECT_NE(report.find("\n<!-- notes -->\nKept commentary.\n"), std::string::npos) << report;
   // The CSV has the same numbers at full precision.
   const auto csv = testing::read_csv(dir / "report.csv");
-  ASSERT_EQ(csv.size(), 5u);
+  ASSERT_EQ(csv.size(), 6u);  // a header and five configurations
   EXPECT_EQ(csv[1][0], "ref");
   EXPECT_NEAR(std::stod(csv[1][3]), 0.82, 1e-12);
   fs::remove_all(dir);

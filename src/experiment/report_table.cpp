@@ -133,7 +133,8 @@ std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
     any_run = any_run || !run.status.empty();
   }
   if (!any_run) return "-";
-  if (all_ok) return mean_std(seed_stats(values_of(c, field)), 4);
+  const std::string queued = c.queued > 0 ? fmt::format(" (+{} queued)", c.queued) : "";
+  if (all_ok) return mean_std(seed_stats(values_of(c, field)), 4) + queued;
   std::string out;
   for (const auto& run : c.runs) {
     std::string one = run.status.empty() ? "-" : run.status;
@@ -146,7 +147,7 @@ std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
     }
     out += (out.empty() ? "" : ", ") + one;
   }
-  return out;
+  return out + queued;
 }
 
 std::vector<Column> table_columns(const std::vector<std::string>& dimensions,

@@ -229,6 +229,15 @@ Experiment load_experiment(const std::vector<std::string>& dirs) {
       load_loose_runs(dir, experiment);
     }
   }
+  // A seed a sweep has not started yet is queued, not part of its configuration's numbers: a
+  // campaign's page keeps its finished seeds' figures while later seeds wait their turn.
+  for (Configuration& c : experiment.configurations) {
+    const auto not_started = [](const RunResult& run) { return run.status.empty(); };
+    const auto queued = std::count_if(c.runs.begin(), c.runs.end(), not_started);
+    if (queued == static_cast<std::ptrdiff_t>(c.runs.size())) continue;
+    c.runs.erase(std::remove_if(c.runs.begin(), c.runs.end(), not_started), c.runs.end());
+    c.queued = static_cast<int>(queued);
+  }
   return experiment;
 }
 

@@ -38,7 +38,8 @@ struct RunResult {
 // A configuration: the runs with the same labels apart from the seed.
 struct Configuration {
   Labels labels;  // without the seed
-  std::vector<RunResult> runs;
+  std::vector<RunResult> runs;  // its seeds; those not started are left out once one has started
+  int queued = 0;               // seeds of the sweep not started yet (left out of runs)
 };
 
 // Runs found under `dirs`, as configurations, with the dimensions and layout to report them by.
