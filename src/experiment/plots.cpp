@@ -173,8 +173,11 @@ void draw_figure(const std::string& base, const std::string& title,
     // other along the axis.
     plots << (widest_x >= 1e4 ? "set format x \"%.1s%c\"\n" : "set format x \"% h\"\n");
     plots << "set key outside right top vertical\n";
-    // Points on the frame are half hidden by it: a margin inside the autoscaled ranges.
-    plots << "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n";
+    // Points on the frame are half hidden by it: a margin inside the autoscaled ranges, above and
+    // below, and left and right on a worker-count axis (elsewhere x starts at 0, where a margin
+    // would only add negative epochs).
+    plots << (panel.log_x ? "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n"
+                          : "set offsets 0, 0, graph 0.06, graph 0.06\n");
     if (parts.empty()) {
       // Keeps the grid's places: an empty panel says that nothing was there to draw.
       plots << "unset logscale xy\nset label 1 \"no data\" at graph 0.5, graph 0.5 center\n"

@@ -14,7 +14,8 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -24,7 +25,8 @@ unset logscale x
 set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
-plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -34,7 +36,8 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -44,7 +47,8 @@ unset logscale x
 set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
-plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 1440,800 font "sans,10"
@@ -59,7 +63,8 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -69,7 +74,8 @@ unset logscale x
 set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
-plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -79,7 +85,8 @@ unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -89,6 +96,7 @@ unset logscale x
 set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
-plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd"
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 unset multiplot
 set output
