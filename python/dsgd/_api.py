@@ -141,11 +141,16 @@ def sweep(spec, *, jobs=1, out=None, threads=None):
     return result["path"]
 
 
-def report(*dirs, out=None, plots=True, target=None):
-    """Writes the markdown report of run or sweep folders (`dsgd report`); returns its path."""
-    command = "dsgd.report(" + ", ".join(repr(os.fspath(d)) for d in dirs) + ")"
+def report(*dirs, out=None, plots=True, target=None, cluster=None, cluster_file=None):
+    """Writes the markdown report of run or sweep folders (`dsgd report`); returns its path.
+
+    cluster: re-time the synchronous runs on this named cluster (`dsgd list clusters`; docs/time.md),
+    as `dsgd report --cluster` does; an asynchronous run is refused with a ConfigError."""
+    command = "dsgd.report(" + ", ".join(repr(os.fspath(d)) for d in dirs) + (
+        f", cluster={cluster!r}" if cluster else "") + ")"
     result = _core.report([os.fspath(d) for d in dirs], os.fspath(out) if out else "",
-                          bool(plots), float(target or 0.0), command)
+                          bool(plots), float(target or 0.0), command, cluster or "",
+                          os.fspath(cluster_file) if cluster_file else "")
     raise_for(result)
     return result["path"]
 

@@ -147,3 +147,19 @@ def test_progress_shows_as_a_tqdm_bar_or_as_the_clis_lines(capsys):
                progress="lines", out="lines")
     err = capsys.readouterr().err
     assert "epoch 0.25" in err and "epoch 0.50" in err and "%|" not in err
+
+
+def test_a_cluster_counts_seconds_and_the_report_re_times_sync_runs():
+    train, test = fashion_mnist(1024, 256)
+    dsgd.train(SmallCnn(), train, test, algo="ssgd", workers=4, epochs=0.5, eval_every=0.25,
+               cluster="flat-25g", out="priced", progress=None)
+    frame = dsgd.load_runs("priced")
+    assert "seconds" in frame.columns and (frame["seconds"] > 0).all()
+    dsgd.train(SmallCnn(), train, test, algo="ssgd", workers=4, epochs=0.5, eval_every=0.25,
+               out="plain", progress=None)
+    path = dsgd.report("plain", plots=False, cluster="nvlink8-10g")
+    assert "time on the cluster" in open(path).read()
+    dsgd.train(SmallCnn(), train, test, algo="asgd", workers=2, epochs=0.25, out="async",
+               progress=None)
+    with pytest.raises(dsgd.ConfigError, match="asynchronous"):
+        dsgd.report("async", plots=False, cluster="flat-25g")
