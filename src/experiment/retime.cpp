@@ -37,12 +37,7 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
                     "{}/config.toml --set cluster={} --out NEW_FOLDER",
                     run.dir, cluster));
   }
-  RunShape shape;
-  shape.model = config.model;
-  shape.batch_size = config.batch_size;
-  shape.format = config.memory_format + " " + config.precision;
-  shape.workers = config.workers;
-  shape.servers = config.servers;
+  RunShape shape = run_shape(config);
   shape.measured_step_seconds = run.step_seconds;
   int64_t levels = 1;
   if (algo.family == AlgorithmFamily::kSync) {

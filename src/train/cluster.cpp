@@ -170,6 +170,16 @@ ClusterTable load_cluster_table(const std::string& extra_file) {
   return table;
 }
 
+RunShape run_shape(const RunConfig& config) {
+  RunShape shape;
+  shape.model = config.model;
+  shape.batch_size = config.batch_size;
+  shape.format = config.memory_format + " " + config.precision;
+  shape.workers = config.workers;
+  shape.servers = config.servers;
+  return shape;
+}
+
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name,
                               const RunShape& shape) {
   const ClusterProfile& cluster = table.cluster(name);

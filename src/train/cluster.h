@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "train/config.h"
+
 namespace dsgd {
 
 struct LinkProfile {
@@ -61,6 +63,10 @@ struct RunShape {
   bool asynchronous = false;
   double measured_step_seconds = 0.0;  // the run's own step on its machine
 };
+
+// The shape a config gives (model, batch, compute format, workers, servers); the family's parts
+// (asynchronous, group_size) and the measured step are the caller's to fill.
+RunShape run_shape(const RunConfig& config);
 
 // Link costs in simulated time units, the config's comm.* keys, and the unit in seconds.
 struct ClusterCosts {

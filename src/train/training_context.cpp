@@ -133,13 +133,8 @@ void TrainingContext::choose_format() {
 
 void TrainingContext::price_cluster() {
   if (config_.cluster.empty() || config_.seconds_per_unit > 0) return;
-  RunShape run;
-  run.model = config_.model;
-  run.batch_size = config_.batch_size;
-  run.format = config_.memory_format + " " + config_.precision;
-  run.workers = config_.workers;
+  RunShape run = run_shape(config_);
   run.group_size = shape_.group_size;
-  run.servers = config_.servers;
   run.asynchronous = shape_.asynchronous;
   run.measured_step_seconds = format_choice_.step_seconds();
   const ClusterCosts costs =
