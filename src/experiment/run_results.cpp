@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "train/config.h"
 
 namespace dsgd {
 namespace {
@@ -55,25 +56,26 @@ std::map<std::string, std::vector<double>> read_metrics(const fs::path& file) {
 }
 
 // How the run computed: summary.json's compute record, or for runs from before it, the format
-// keys of its config.toml (which holds them resolved).
+// keys of its config.toml (which holds them resolved), read as a run reads its config.
 void read_compute(const fs::path& dir, const nlohmann::json& summary, RunResult& run) {
-  std::map<std::string, std::string> keys;
+  std::string memory_format, precision;
   if (summary.contains("compute") && summary["compute"].is_object()) {
     const nlohmann::json& c = summary["compute"];
-    keys["memory_format"] = c.value("memory_format", "");
-    keys["precision"] = c.value("precision", "");
+    memory_format = c.value("memory_format", "");
+    precision = c.value("precision", "");
     run.step_seconds = c.value("step_seconds", 0.0);
     run.cpu = c.value("cpu", "");
-  } else {
-    std::ifstream config(dir / "config.toml");
-    static const std::regex key_line(R"re(^(memory_format|precision) = ["']([^"']*)["'])re");
-    std::smatch match;
-    for (std::string line; std::getline(config, line);) {
-      if (std::regex_search(line, match, key_line)) keys[match[1]] = match[2];
+  } else if (fs::exists(dir / "config.toml")) {
+    try {
+      const RunConfig config = load_config((dir / "config.toml").string(), {});
+      memory_format = config.memory_format;
+      precision = config.precision;
+    } catch (const ConfigError&) {
+      return;  // a config of keys this dsgd no longer has: the format stays unknown ("?")
     }
   }
-  if (keys["memory_format"].empty() || keys["precision"].empty()) return;
-  run.compute_format = keys["memory_format"] + ", " + keys["precision"];
+  if (memory_format.empty() || precision.empty()) return;
+  run.compute_format = memory_format + ", " + precision;
 }
 
 RunResult read_run(const fs::path& dir, Labels labels) {
