@@ -571,8 +571,9 @@ void register_format_pairs() {
     const char* label;
     ComputeFormat reference, measured;
   };
-  for (const Model& m :
-       {Model{"resnet20", "resnet20", 3, 32, 10.0}, Model{"lenet5_bn", "lenet5-bn", 1, 28, 4.0}}) {
+  for (const Model& m : {Model{"resnet20", "resnet20", 3, 32, 10.0},
+                         Model{"resnet20_proj", "resnet20-proj", 3, 32, 10.0},
+                         Model{"lenet5_bn", "lenet5-bn", 1, 28, 4.0}}) {
     for (const Pair& p : {Pair{"channels_last", kContiguousFp32, kChannelsLastFp32},
                           Pair{"bf16", kChannelsLastFp32, kChannelsLastBf16},
                           Pair{"channels_last_bf16", kContiguousFp32, kChannelsLastBf16}}) {
@@ -731,7 +732,7 @@ int main(int argc, char** argv) {
              "BM_StepPair/resnet20_channels_last_bf16", 1.05);
   // What each format buys: the measured format's step over the reference format's (below 1 is
   // faster; the speed-up is its inverse).
-  for (const char* model : {"resnet20", "lenet5_bn"}) {
+  for (const char* model : {"resnet20", "resnet20_proj", "lenet5_bn"}) {
     for (const auto& [pair, label] :
          {std::pair<const char*, const char*>{"channels_last/", "channels-last / contiguous"},
           {"bf16/", "bf16 / fp32 (channels-last)"},

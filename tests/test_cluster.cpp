@@ -90,6 +90,10 @@ TEST(Cluster, PricesARingAndTheServerLinkAsWrittenByHand) {
   RunShape measured = resnet_shape(16);
   measured.measured_step_seconds = 0.25;
   EXPECT_DOUBLE_EQ(price_on_cluster(table, "flat-25g", measured).seconds_per_unit, 0.25 / 128);
+  // A device named beside the cluster replaces the cluster's: flat-25g's links, card's step.
+  ClusterCosts on_card = price_on_cluster(table, "flat-25g", measured, "card");
+  EXPECT_DOUBLE_EQ(on_card.seconds_per_unit, unit);
+  EXPECT_DOUBLE_EQ(on_card.global_beta, 1.0 / 3.125e9 / unit);
   fs::remove_all(file.parent_path());
 }
 
@@ -180,6 +184,9 @@ TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
   EXPECT_EQ(both.exit_code, 2) << both.output;
   EXPECT_NE(both.output.find("comm.global_beta is set beside cluster"), std::string::npos)
       << both.output;
+  CliResult lone_device = run_dsgd("run --set cluster_device=xeon-amx-2core");
+  EXPECT_EQ(lone_device.exit_code, 2) << lone_device.output;
+  EXPECT_NE(lone_device.output.find("without a cluster"), std::string::npos) << lone_device.output;
   CliResult typo = run_dsgd("run --set cluster=nvlink-10g");
   EXPECT_EQ(typo.exit_code, 2) << typo.output;
   EXPECT_NE(typo.output.find("nvlink8-10g"), std::string::npos) << typo.output;
@@ -201,7 +208,8 @@ std::string csv_cell(const fs::path& csv, const std::string& column) {
 
 // A synchronous run's trajectory does not depend on its clock: made without a cluster and
 // re-timed on one by the report, it takes the seconds the same run made with that cluster set
-// took, to rounding. An asynchronous run is refused, with the command that reruns it.
+// took, to rounding; so with a device named in place of the cluster's. An asynchronous run is
+// refused, with the command that reruns it, unless it was made on that cluster.
 TEST(ClusterCli, ASyncRunReTimedIsTheRunMadeOnTheCluster) {
   const fs::path table = write_table("cluster_retime", std::string(kTable) + R"(
 [devices.tiny]
@@ -237,6 +245,20 @@ source = "test"
   EXPECT_NEAR(retimed, seconds, 1e-12 * seconds);
   EXPECT_GT(seconds, 0.0);
 
+  // flat-25g's links with the tiny device's step, as a run and as a re-timing.
+  const fs::path on_device = fresh_dir("retime_on_device");
+  run_ok(job + " --set cluster=flat-25g --set cluster_device=tiny" + file, on_device);
+  const nlohmann::json made_on_device =
+      nlohmann::json::parse(read_file(on_device / "summary.json"));
+  EXPECT_EQ(made_on_device.at("cluster_device"), "tiny");
+  r = run_dsgd("report " + plain.string() + " --no-plots --out " + out.string() +
+               " --cluster flat-25g --device tiny --cluster-file " + table.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const double on_tiny = made_on_device.at("seconds").get<double>();
+  EXPECT_NEAR(std::stod(csv_cell(plain.parent_path() / "retime_report.csv", "seconds")), on_tiny,
+              1e-12 * on_tiny);
+  EXPECT_NE(on_tiny, seconds);
+
   const fs::path async = fresh_dir("retime_async");
   run_ok(
       "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.25 "
@@ -246,7 +268,22 @@ source = "test"
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
   EXPECT_NE(refused.output.find("is asynchronous"), std::string::npos) << refused.output;
   EXPECT_NE(refused.output.find("--set cluster=flat-25g"), std::string::npos) << refused.output;
-  for (const fs::path& p : {priced, plain, async, table.parent_path()}) fs::remove_all(p);
+  // Made on the cluster, it keeps the seconds its own clock counted.
+  const fs::path async_priced = fresh_dir("retime_async_priced");
+  run_ok(
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.25 "
+      "--set algo=dana-slim --set workers=4 --set cluster=flat-25g",
+      async_priced);
+  r = run_dsgd("report " + async_priced.string() + " --no-plots --out " + out.string() +
+               " --cluster flat-25g");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const double async_seconds =
+      nlohmann::json::parse(read_file(async_priced / "summary.json")).at("seconds").get<double>();
+  EXPECT_NEAR(std::stod(csv_cell(async_priced.parent_path() / "retime_report.csv", "seconds")),
+              async_seconds, 1e-12 * async_seconds);
+  for (const fs::path& p : {priced, plain, async, async_priced, on_device, table.parent_path()}) {
+    fs::remove_all(p);
+  }
   fs::remove(out);
   fs::remove(plain.parent_path() / "retime_report.csv");
 }

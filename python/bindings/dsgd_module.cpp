@@ -190,7 +190,7 @@ py::dict sweep(const std::string& spec_path, const std::string& out, int jobs, i
 
 py::dict report(const std::vector<std::string>& dirs, const std::string& out, bool plots,
                 double target, const std::string& command, const std::string& cluster,
-                const std::string& cluster_file) {
+                const std::string& cluster_file, const std::string& device) {
   std::string path;
   const Outcome outcome = without_gil([&] {
     ReportOptions options;
@@ -201,6 +201,7 @@ py::dict report(const std::vector<std::string>& dirs, const std::string& out, bo
     options.command = command;
     options.cluster = cluster;
     options.cluster_file = cluster_file;
+    options.device = device;
     path = write_report(options);
   });
   py::dict result = as_dict(outcome);
@@ -244,7 +245,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::arg("jobs"), py::arg("threads"),
         py::arg("executable"));
   m.def("report", &report, py::arg("dirs"), py::arg("out"), py::arg("plots"), py::arg("target"),
-        py::arg("command"), py::arg("cluster") = "", py::arg("cluster_file") = "");
+        py::arg("command"), py::arg("cluster") = "", py::arg("cluster_file") = "",
+        py::arg("device") = "");
   m.def("check_config", &check_config, py::arg("config_path"), py::arg("overrides"));
   m.def("default_run_path", &default_run_path, py::arg("algo"));
   m.def("algorithms", [] {

@@ -141,16 +141,20 @@ def sweep(spec, *, jobs=1, out=None, threads=None):
     return result["path"]
 
 
-def report(*dirs, out=None, plots=True, target=None, cluster=None, cluster_file=None):
+def report(*dirs, out=None, plots=True, target=None, cluster=None, cluster_file=None,
+           device=None):
     """Writes the markdown report of run or sweep folders (`dsgd report`); returns its path.
 
     cluster: re-time the synchronous runs on this named cluster (`dsgd list clusters`; docs/time.md),
-    as `dsgd report --cluster` does; an asynchronous run is refused with a ConfigError."""
+    as `dsgd report --cluster` does; an asynchronous run is refused with a ConfigError unless it
+    was made on that cluster. device: compute on this device in place of the cluster's own
+    (`dsgd report --device`)."""
     command = "dsgd.report(" + ", ".join(repr(os.fspath(d)) for d in dirs) + (
-        f", cluster={cluster!r}" if cluster else "") + ")"
+        f", cluster={cluster!r}" if cluster else "") + (
+        f", device={device!r}" if device else "") + ")"
     result = _core.report([os.fspath(d) for d in dirs], os.fspath(out) if out else "",
                           bool(plots), float(target or 0.0), command, cluster or "",
-                          os.fspath(cluster_file) if cluster_file else "")
+                          os.fspath(cluster_file) if cluster_file else "", device or "")
     raise_for(result)
     return result["path"]
 

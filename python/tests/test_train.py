@@ -163,3 +163,5 @@ def test_a_cluster_counts_seconds_and_the_report_re_times_sync_runs():
                progress=None)
     with pytest.raises(dsgd.ConfigError, match="asynchronous"):
         dsgd.report("async", plots=False, cluster="flat-25g")
+    with pytest.raises(dsgd.ConfigError, match="unknown device 'a100'"):
+        dsgd.report("plain", plots=False, cluster="flat-25g", device="a100")

@@ -187,6 +187,9 @@ int cli_main(int argc, char** argv) {
   report->add_flag("--no-plots", no_plots, "tables only (no gnuplot needed)");
   report->add_option("--cluster", report_options.cluster,
                      "re-time synchronous runs on this named cluster (`dsgd list clusters`)");
+  report->add_option("--device", report_options.device,
+                     "with --cluster: compute on this device (`dsgd list clusters`) in place of "
+                     "the cluster's own");
   report->add_option("--cluster-file", report_options.cluster_file,
                      "a table of clusters of one's own beside the built-in one");
 

@@ -46,7 +46,7 @@ std::string write_report(const ReportOptions& options) {
   };
   Experiment experiment = load_experiment(options.dirs);
   if (!options.cluster.empty()) {
-    retime_on_cluster(experiment, options.cluster, options.cluster_file);
+    retime_on_cluster(experiment, options.cluster, options.cluster_file, options.device);
   }
   const Layout layout = resolve_layout(experiment, options);
   const std::vector<double> targets = targets_of(experiment, layout);

@@ -22,6 +22,7 @@ struct ReportOptions {
   // Re-time the runs on this named cluster (experiment/retime.h); "" keeps what they recorded.
   std::string cluster;
   std::string cluster_file;
+  std::string device;  // the device re-timed runs compute on, "" for the cluster's own
 };
 
 // Writes the report (and <name>.csv and <name>-plots/ next to it); returns its path.

@@ -25,8 +25,13 @@ const std::vector<double>& column_of(const RunResult& run, const std::string& na
   return it->second;
 }
 
-void retime_run(RunResult& run, const ClusterTable& table, const std::string& cluster) {
+void retime_run(RunResult& run, const ClusterTable& table, const std::string& cluster,
+                const std::string& device) {
   const RunConfig config = load_config((fs::path(run.dir) / "config.toml").string(), {});
+  if (config.cluster == cluster && config.cluster_device == device &&
+      run.metrics.count("seconds") != 0) {
+    return;  // made on this cluster: its own clock is already the answer
+  }
   const AlgorithmInfo& algo = find_algorithm(config.algo);
   if (algo.family == AlgorithmFamily::kAsync) {
     throw ConfigError(
@@ -34,8 +39,8 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
                     "depends on its clock, so it cannot be re-timed on another cluster",
                     run.dir, config.algo),
         fmt::format("rerun it with the cluster set: dsgd run --resume is not enough; dsgd run -c "
-                    "{}/config.toml --set cluster={} --out NEW_FOLDER",
-                    run.dir, cluster));
+                    "{}/config.toml --set cluster={}{} --out NEW_FOLDER",
+                    run.dir, cluster, device.empty() ? "" : " --set cluster_device=" + device));
   }
   RunShape shape = run_shape(config);
   shape.measured_step_seconds = run.step_seconds;
@@ -51,7 +56,7 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
     }
     if (levels == 2) shape.group_size = plan.levels.front().group_size;
   }
-  const ClusterCosts costs = price_on_cluster(table, cluster, shape);
+  const ClusterCosts costs = price_on_cluster(table, cluster, shape, device);
   const double unit = costs.seconds_per_unit;
   std::vector<double> seconds;
   if (algo.family == AlgorithmFamily::kSingle) {
@@ -80,12 +85,13 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
 }  // namespace
 
 void retime_on_cluster(Experiment& experiment, const std::string& cluster,
-                       const std::string& cluster_file) {
+                       const std::string& cluster_file, const std::string& device) {
   const ClusterTable table = load_cluster_table(cluster_file);
-  table.cluster(cluster);  // an unknown name fails before any run is read
+  table.cluster(cluster);  // unknown names fail before any run is read
+  if (!device.empty() && device != "measured") table.device(device);
   for (Configuration& configuration : experiment.configurations) {
     for (RunResult& run : configuration.runs) {
-      if (!run.status.empty()) retime_run(run, table, cluster);
+      if (!run.status.empty()) retime_run(run, table, cluster, device);
     }
   }
 }

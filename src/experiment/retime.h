@@ -12,10 +12,12 @@
 
 namespace dsgd {
 
-// Puts a "seconds" column into every run's metrics (replacing one recorded on another cluster).
-// Throws ConfigError for an asynchronous run, a run of more than two averaging levels, or one
-// whose metrics lack the clock's columns.
+// Puts a "seconds" column into every run's metrics (replacing one recorded on another cluster),
+// computing on `device` ("" for the cluster's own). A run made on that cluster and device keeps
+// the seconds it recorded, asynchronous or not. Throws ConfigError for an asynchronous run made
+// elsewhere, a run of more than two averaging levels, or one whose metrics lack the clock's
+// columns.
 void retime_on_cluster(Experiment& experiment, const std::string& cluster,
-                       const std::string& cluster_file);
+                       const std::string& cluster_file, const std::string& device = "");
 
 }  // namespace dsgd

@@ -304,6 +304,7 @@ void Session::write_summary(const std::string& status, const std::string& error)
   if (config().seconds_per_unit > 0) {
     summary["seconds"] = sim_time_ * config().seconds_per_unit;
     summary["cluster"] = config().cluster;
+    if (!config().cluster_device.empty()) summary["cluster_device"] = config().cluster_device;
   }
   summary["algo"] = config().algo;
   summary["engine"] = config().engine;

@@ -181,15 +181,16 @@ RunShape run_shape(const RunConfig& config) {
 }
 
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name,
-                              const RunShape& shape) {
+                              const RunShape& shape, const std::string& device_name) {
   const ClusterProfile& cluster = table.cluster(name);
+  const std::string& device_used = device_name.empty() ? cluster.device : device_name;
   ClusterCosts costs;
   std::string device_text;
-  if (cluster.device == "measured") {
+  if (device_used == "measured") {
     costs.step_seconds = shape.measured_step_seconds;
     device_text = fmt::format("the step measured here, {:.4g} s", costs.step_seconds);
   } else {
-    const DeviceProfile& device = table.device(cluster.device);
+    const DeviceProfile& device = table.device(device_used);
     const std::string key = fmt::format("{} {} {}", shape.model, shape.batch_size, shape.format);
     auto it = device.step_seconds.find(key);
     if (it == device.step_seconds.end()) {
@@ -198,9 +199,10 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
       throw ConfigError(
           fmt::format("cluster '{}': device '{}' has no step time for \"{}\"", name, device.name,
                       key),
-          fmt::format("it has {}; add one (configs/clusters.toml's format) in a cluster_file, or "
-                      "choose a cluster whose device is \"measured\"",
-                      fmt::join(known, ", ")));
+          fmt::format(
+              "it has {}; add one (configs/clusters.toml's format) in a cluster_file, or "
+              "choose a cluster whose device is \"measured\" (or cluster_device = \"measured\")",
+              fmt::join(known, ", ")));
     }
     costs.step_seconds = it->second;
     device_text = fmt::format("{} ({:.4g} s a step)", device.name, costs.step_seconds);

@@ -82,8 +82,9 @@ struct ClusterCosts {
 // asynchronous push or pull: one latency and the message at the server link's bandwidth (split
 // over the shards by the simulator). A level whose groups fit in a host is priced on the intra
 // link, any other on the inter link (the slowest a ring crosses).
+// `device` ("" for the cluster's own) replaces the cluster's device.
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& cluster,
-                              const RunShape& shape);
+                              const RunShape& shape, const std::string& device = "");
 
 // Every link, device and cluster with its figures and source, for `dsgd list clusters`.
 std::string describe_cluster_table(const ClusterTable& table);

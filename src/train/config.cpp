@@ -130,7 +130,7 @@ void keep_resolved_choices(const RunConfig& original, RunConfig& resumed) {
   if (resumed.precision == "auto") resumed.precision = original.precision;
   if (resumed.memory_format == "auto") resumed.memory_format = original.memory_format;
   if (!resumed.cluster.empty() && resumed.cluster == original.cluster &&
-      resumed.seconds_per_unit == 0) {
+      resumed.cluster_device == original.cluster_device && resumed.seconds_per_unit == 0) {
     resumed.seconds_per_unit = original.seconds_per_unit;
     resumed.comm_group_alpha = original.comm_group_alpha;
     resumed.comm_group_beta = original.comm_group_beta;

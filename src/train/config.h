@@ -80,8 +80,9 @@ struct RunConfig {
   // Time in seconds (train/cluster.h): a named cluster prices compute and links, setting the
   // comm.* keys and the seconds of one simulated time unit when the run starts (config.toml keeps
   // the priced values, so a resume keeps them); seconds_per_unit alone turns sim_time into seconds.
-  std::string cluster;       // "" for none
-  std::string cluster_file;  // a table of one's own beside the built-in one
+  std::string cluster;         // "" for none
+  std::string cluster_file;    // a table of one's own beside the built-in one
+  std::string cluster_device;  // the device to price compute with, "" for the cluster's own
   double seconds_per_unit = 0.0;
 
   // The chosen algorithm's own keys (dc.lambda, hier.group_size, ...), as its registry entry

@@ -230,6 +230,11 @@ const std::vector<KeySpec>& key_specs() {
            "seconds: sets comm.* and seconds_per_unit when the run starts, and the metrics get a "
            "seconds column beside sim_time ('' for none)",
            {}),
+      spec("cluster_device", &RunConfig::cluster_device, kFixed,
+           "the device (`dsgd list clusters`) whose step prices the cluster's compute in place of "
+           "the cluster's own, e.g. one fixed step for runs compared across machines ('' for the "
+           "cluster's)",
+           {}),
       spec("cluster_file", &RunConfig::cluster_file, kMayChange,
            "a TOML table of links, devices and clusters of one's own, in configs/clusters.toml's "
            "format, beside the built-in one",

@@ -93,6 +93,10 @@ void check_engine(const RunConfig& c) {
 // A cluster to price (not yet priced: seconds_per_unit is 0 until the run starts) must exist, and
 // sets the link costs itself: comm.* given beside it would be silently replaced.
 void check_cluster(const RunConfig& c, const std::set<std::string>& set_keys) {
+  if (c.cluster.empty() && !c.cluster_device.empty()) {
+    throw ConfigError("cluster_device = \"" + c.cluster_device + "\" is set without a cluster",
+                      "set cluster = \"NAME\" too (`dsgd list clusters`), or drop cluster_device");
+  }
   if (c.cluster.empty() || c.seconds_per_unit > 0) return;
   for (const char* key :
        {"comm.group_alpha", "comm.group_beta", "comm.global_alpha", "comm.global_beta"}) {
@@ -104,7 +108,9 @@ void check_cluster(const RunConfig& c, const std::set<std::string>& set_keys) {
                         "set seconds_per_unit)");
     }
   }
-  load_cluster_table(c.cluster_file).cluster(c.cluster);  // an unknown name fails here
+  const ClusterTable table = load_cluster_table(c.cluster_file);
+  table.cluster(c.cluster);  // an unknown name fails here
+  if (!c.cluster_device.empty() && c.cluster_device != "measured") table.device(c.cluster_device);
 }
 
 }  // namespace

@@ -137,8 +137,8 @@ void TrainingContext::price_cluster() {
   run.group_size = shape_.group_size;
   run.asynchronous = shape_.asynchronous;
   run.measured_step_seconds = format_choice_.step_seconds();
-  const ClusterCosts costs =
-      price_on_cluster(load_cluster_table(config_.cluster_file), config_.cluster, run);
+  const ClusterCosts costs = price_on_cluster(load_cluster_table(config_.cluster_file),
+                                              config_.cluster, run, config_.cluster_device);
   config_.seconds_per_unit = costs.seconds_per_unit;
   config_.comm_group_alpha = costs.group_alpha;
   config_.comm_group_beta = costs.group_beta;
