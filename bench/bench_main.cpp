@@ -11,6 +11,8 @@
 //                          and vs R replicas at the one-thread bare step rate
 //   server update          each asynchronous rule's update vs a copy of the same 10M vector
 //   group average          averaging 4 in-process learners' 10M vectors vs a copy and vs stack-mean
+//   network model          a simulator run with links priced vs the same run with links free, at
+//                          N = 256 async workers and P = 1024 sync learners
 //   sweep overhead         `dsgd sweep` of 8 short runs (--jobs 1) vs the same 8 `dsgd run` calls
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -299,7 +301,10 @@ class SimulatorLoop {
   }
   double run() {
     Session session(config_, data_);
-    std::unique_ptr<Engine> simulator = make_async_simulator(session);
+    std::unique_ptr<Engine> simulator =
+        find_algorithm(config_.algo).family == AlgorithmFamily::kSync
+            ? make_sync_simulator(session)
+            : make_async_simulator(session);
     plan_ = session.context().compute_plan();
     return seconds_of([&] {
       simulator->run();
@@ -347,6 +352,44 @@ void BM_SimUpdatePair(benchmark::State& state, const std::string& algo) {
     }
   } bare;
   alternate(state, bare, simulator, /*warmup_steps=*/1);
+}
+
+// The simulators' cost with the network model on (links priced as a cluster prices them: a
+// latency per message and a time per byte, the clock in seconds) against the same run with it off
+// (every link free), at N = 256 asynchronous workers (dana-slim: every push and pull through the
+// server link's queues) and P = 1024 synchronous learners (hier-avg, groups of 32: both levels'
+// all-reduces priced), on the MLP with batches of 8 so that the clock's share is as large as a
+// model lets it be. Each iteration is one whole run of each, alternated.
+void BM_ClockPair(benchmark::State& state, const std::string& algo, int64_t workers,
+                  int64_t rounds) {
+  torch::set_num_threads(static_cast<int>(kCores));
+  std::vector<std::string> keys = {"algo=" + algo,
+                                   "workers=" + std::to_string(workers),
+                                   std::string("device=") + kDeviceName,
+                                   "model=mlp",
+                                   "batch_size=8",
+                                   "bn_batches=0",
+                                   "epochs=1",
+                                   "threads=" + std::to_string(kCores),
+                                   "sim.replicas=1"};
+  std::vector<std::string> free_links = {"comm.global_alpha=0", "comm.global_beta=0"};
+  // Round prices of the order a cluster sets for this step (simulated units).
+  std::vector<std::string> priced_links = {"comm.global_alpha=30", "comm.global_beta=1e-4",
+                                           "seconds_per_unit=1e-4"};
+  if (algo == "hier-avg") {
+    keys.insert(keys.end(), {"hier.group_size=32", "hier.local_period=2", "hier.global_period=4"});
+    free_links.insert(free_links.end(), {"comm.group_alpha=0", "comm.group_beta=0"});
+    priced_links.insert(priced_links.end(), {"comm.group_alpha=3", "comm.group_beta=1e-5"});
+  }
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), keys.begin(), keys.end());
+    return load_config("", more);
+  };
+  // One epoch of `rounds` rounds (sync) or `rounds` x workers updates (async).
+  const DatasetPair data = synthetic_pair(rounds * workers * 8, 8, 1, 28);
+  SimulatorLoop off(with(free_links), data);
+  SimulatorLoop on(with(priced_links), data);
+  alternate(state, off, on, /*warmup_steps=*/1);
 }
 
 // On a GPU: what an MPI rank adds to each exchange by going through pinned host buffers
@@ -535,6 +578,12 @@ BENCHMARK(BM_GroupAverage10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_GroupAverageStackMean10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_ThreeLevelAverages10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_CopyEightMembers10M)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_ClockPair, dana_slim_n256, "dana-slim", 256, 4)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(7);
+BENCHMARK_CAPTURE(BM_ClockPair, hier_avg_p1024, "hier-avg", 1024, 4)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 BENCHMARK_CAPTURE(BM_SimUpdatePair, dana_zero32_resnet20, "dana-zero")
     ->Unit(benchmark::kMillisecond)
     ->Iterations(7);
@@ -742,6 +791,10 @@ int main(int argc, char** argv) {
     }
   }
   print_pair(r, "TorchScript step / built-in (ResNet-20)", "BM_TorchScriptPair_ResNet20", 1.10);
+  print_pair(r, "sim with network model / without (dana-slim N=256)", "BM_ClockPair/dana_slim_n256",
+             1.05);
+  print_pair(r, "sim with network model / without (hier-avg P=1024)", "BM_ClockPair/hier_avg_p1024",
+             1.05);
   print_pair(r, "sim update (dana-zero N=32) / step", "BM_SimUpdatePair/dana_zero32", 1.03);
   print_pair(r, "sim update (dana-slim N=32) / step", "BM_SimUpdatePair/dana_slim32", 1.03);
   // The automatic plan against the sequential simulator at every core (issue 17 aims at >= 2.5

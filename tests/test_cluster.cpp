@@ -97,6 +97,53 @@ TEST(Cluster, PricesARingAndTheServerLinkAsWrittenByHand) {
   fs::remove_all(file.parent_path());
 }
 
+// Ranks sharing one host's cores, as MPI's do: each rank computes on cores / ranks threads, and
+// workers beyond the cores take turns; a server shard waits without taking one.
+TEST(Cluster, RanksSharingCoresStretchTheStepByTheirTurns) {
+  const ClusterTable table = load_cluster_table();
+  const ClusterProfile& here = table.cluster("this-machine");
+  ASSERT_TRUE(here.ranks_share_cores);
+  RunShape shape = resnet_shape(2);
+  shape.cores = 2;
+  CoreShare share = core_share(here, shape);  // two learners, a core each
+  EXPECT_EQ(share.threads, 1);
+  EXPECT_DOUBLE_EQ(share.stretch, 1.0);
+  shape.workers = 1;  // one learner on both cores
+  EXPECT_EQ(core_share(here, shape).threads, 2);
+  EXPECT_DOUBLE_EQ(core_share(here, shape).stretch, 1.0);
+  shape.workers = 4;  // four learners on two cores: each step takes twice as long
+  EXPECT_DOUBLE_EQ(core_share(here, shape).stretch, 2.0);
+  shape.workers = 3;  // three async workers and a server: 4 ranks, the workers' turns 3/2
+  shape.asynchronous = true;
+  share = core_share(here, shape);
+  EXPECT_EQ(share.ranks, 4);
+  EXPECT_EQ(share.threads, 1);
+  EXPECT_DOUBLE_EQ(share.stretch, 1.5);
+  shape.measured_step_seconds = 0.3;
+  const ClusterCosts costs = price_on_cluster(table, "this-machine", shape);
+  EXPECT_DOUBLE_EQ(costs.step_seconds, 0.45);
+  EXPECT_DOUBLE_EQ(costs.seconds_per_unit, 0.45 / 128);
+  // A cluster whose device is not measured here cannot share this machine's cores.
+  const fs::path file = write_table("cluster_shared_device", std::string(kTable) + R"(
+[clusters.shared-card]
+workers_per_host = 4
+intra = "fast"
+inter = "slow"
+device = "card"
+ranks_share_cores = true
+source = "test"
+)");
+  try {
+    load_cluster_table(file.string());
+    ADD_FAILURE() << "a shared-core cluster with a device profile was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("ranks_share_cores needs device = \"measured\""),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove_all(file.parent_path());
+}
+
 TEST(Cluster, BadTablesAndNamesAreRefusedNamingThem) {
   auto error_of = [](const std::function<void()>& f) {
     try {
@@ -187,6 +234,9 @@ TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
   CliResult lone_device = run_dsgd("run --set cluster_device=xeon-amx-2core");
   EXPECT_EQ(lone_device.exit_code, 2) << lone_device.output;
   EXPECT_NE(lone_device.output.find("without a cluster"), std::string::npos) << lone_device.output;
+  CliResult on_mpi = run_dsgd("run --set cluster=flat-25g --engine mpi");
+  EXPECT_EQ(on_mpi.exit_code, 2) << on_mpi.output;
+  EXPECT_NE(on_mpi.output.find("already counts the seconds"), std::string::npos) << on_mpi.output;
   CliResult typo = run_dsgd("run --set cluster=nvlink-10g");
   EXPECT_EQ(typo.exit_code, 2) << typo.output;
   EXPECT_NE(typo.output.find("nvlink8-10g"), std::string::npos) << typo.output;
@@ -258,6 +308,12 @@ source = "test"
   EXPECT_NEAR(std::stod(csv_cell(plain.parent_path() / "retime_report.csv", "seconds")), on_tiny,
               1e-12 * on_tiny);
   EXPECT_NE(on_tiny, seconds);
+  // A cluster whose step is timed at each rank's share of the cores cannot be re-timed from
+  // what a run recorded.
+  r = run_dsgd("report " + plain.string() + " --no-plots --out " + out.string() +
+               " --cluster this-machine");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("shares a host's cores"), std::string::npos) << r.output;
 
   const fs::path async = fresh_dir("retime_async");
   run_ok(

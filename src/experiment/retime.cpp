@@ -42,6 +42,16 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
                     "{}/config.toml --set cluster={}{} --out NEW_FOLDER",
                     run.dir, cluster, device.empty() ? "" : " --set cluster_device=" + device));
   }
+  const ClusterProfile& profile = table.cluster(cluster);
+  if (profile.ranks_share_cores && (device.empty() ? profile.device : device) == "measured") {
+    throw ConfigError(fmt::format("cluster '{}' shares a host's cores among its ranks: its step is "
+                                  "timed at each rank's share of them when a run starts, which "
+                                  "run '{}' did not record",
+                                  cluster, run.dir),
+                      fmt::format("rerun it with the cluster set (--set cluster={}), or name a "
+                                  "device with --device",
+                                  cluster));
+  }
   RunShape shape = run_shape(config);
   shape.measured_step_seconds = run.step_seconds;
   int64_t levels = 1;

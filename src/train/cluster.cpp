@@ -119,6 +119,15 @@ void read_into(ClusterTable& table, const std::string& text, const std::string& 
     cluster.inter = e.text("inter");
     cluster.server = e.text("server", /*required=*/false);
     cluster.device = e.text("device");
+    if (const toml::node* shared = t.get("ranks_share_cores")) {
+      if (!shared->is_boolean()) e.fail("ranks_share_cores must be true or false");
+      cluster.ranks_share_cores = shared->value<bool>().value();
+      if (cluster.ranks_share_cores && cluster.device != "measured") {
+        e.fail(
+            "ranks_share_cores needs device = \"measured\" (the step timed at each rank's "
+            "share of this machine's cores)");
+      }
+    }
     cluster.source = e.text("source");
     put(table.clusters, cluster);
   });
@@ -180,13 +189,31 @@ RunShape run_shape(const RunConfig& config) {
   return shape;
 }
 
+CoreShare core_share(const ClusterProfile& cluster, const RunShape& shape) {
+  CoreShare share;
+  const int64_t cores = std::max<int64_t>(shape.cores, 1);
+  const int64_t workers = std::min(shape.workers, cluster.workers_per_host);
+  share.ranks =
+      std::min(shape.workers + (shape.asynchronous ? shape.servers : 0), cluster.workers_per_host);
+  share.threads = std::max<int64_t>(1, cores / std::max<int64_t>(share.ranks, 1));
+  share.stretch =
+      std::max(1.0, static_cast<double>(workers * share.threads) / static_cast<double>(cores));
+  return share;
+}
+
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name,
                               const RunShape& shape, const std::string& device_name) {
   const ClusterProfile& cluster = table.cluster(name);
   const std::string& device_used = device_name.empty() ? cluster.device : device_name;
   ClusterCosts costs;
   std::string device_text;
-  if (device_used == "measured") {
+  if (device_used == "measured" && cluster.ranks_share_cores) {
+    const CoreShare share = core_share(cluster, shape);
+    costs.step_seconds = shape.measured_step_seconds * share.stretch;
+    device_text = fmt::format(
+        "the step measured here on {} thread(s), {:.4g} s, x {:.3g} for {} rank(s) on {} core(s)",
+        share.threads, shape.measured_step_seconds, share.stretch, share.ranks, shape.cores);
+  } else if (device_used == "measured") {
     costs.step_seconds = shape.measured_step_seconds;
     device_text = fmt::format("the step measured here, {:.4g} s", costs.step_seconds);
   } else {
@@ -262,8 +289,9 @@ std::string describe_cluster_table(const ClusterTable& table) {
   }
   out << "clusters (cluster = \"NAME\"):\n";
   for (const ClusterProfile& c : table.clusters) {
-    out << fmt::format("  {:<18} {} per host, inside {}, between {}, device {}: {}\n", c.name,
-                       c.workers_per_host, c.intra, c.inter, c.device, c.source);
+    out << fmt::format("  {:<18} {} per host, inside {}, between {}, device {}{}: {}\n", c.name,
+                       c.workers_per_host, c.intra, c.inter, c.device,
+                       c.ranks_share_cores ? " (ranks share the cores)" : "", c.source);
   }
   return out.str();
 }

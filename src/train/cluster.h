@@ -35,6 +35,9 @@ struct ClusterProfile {
   int64_t workers_per_host = 1;
   std::string intra, inter, server;  // link names (server: "" = inter)
   std::string device;                // a device name, or "measured"
+  // The workers of a host share its cores, as MPI's ranks on one machine do (device "measured"
+  // only): each computes on its share of the cores, and more ranks than cores take turns.
+  bool ranks_share_cores = false;
   std::string source;
 };
 
@@ -62,7 +65,19 @@ struct RunShape {
   int64_t servers = 1;     // asynchronous server shards
   bool asynchronous = false;
   double measured_step_seconds = 0.0;  // the run's own step on its machine
+  int64_t cores = 0;                   // the machine's cores (clusters whose ranks share them)
 };
+
+// How the ranks of one host share its cores (MPI's default, docs/design.md): every rank of the
+// host (workers, and the asynchronous server's shards) computes on max(1, cores / ranks) threads,
+// and when the workers' threads outnumber the cores each step stretches by their ratio, the
+// scheduler's turns. A server shard waits in MPI between messages, taking no turn.
+struct CoreShare {
+  int64_t ranks = 1;    // ranks on the host
+  int64_t threads = 1;  // intra-op threads each
+  double stretch = 1.0;
+};
+CoreShare core_share(const ClusterProfile& cluster, const RunShape& shape);
 
 // The shape a config gives (model, batch, compute format, workers, servers); the family's parts
 // (asynchronous, group_size) and the measured step are the caller's to fill.
@@ -82,7 +97,8 @@ struct ClusterCosts {
 // asynchronous push or pull: one latency and the message at the server link's bandwidth (split
 // over the shards by the simulator). A level whose groups fit in a host is priced on the intra
 // link, any other on the inter link (the slowest a ring crosses).
-// `device` ("" for the cluster's own) replaces the cluster's device.
+// `device` ("" for the cluster's own) replaces the cluster's device. On a cluster whose ranks share
+// their host's cores, `shape.measured_step_seconds` is the step timed at core_share's threads.
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& cluster,
                               const RunShape& shape, const std::string& device = "");
 

@@ -97,6 +97,14 @@ void check_cluster(const RunConfig& c, const std::set<std::string>& set_keys) {
     throw ConfigError("cluster_device = \"" + c.cluster_device + "\" is set without a cluster",
                       "set cluster = \"NAME\" too (`dsgd list clusters`), or drop cluster_device");
   }
+  if (c.mpi() && (!c.cluster.empty() || c.seconds_per_unit > 0)) {
+    throw ConfigError(
+        fmt::format("{} is set on the MPI engine, whose clock (sim_time) already counts the "
+                    "seconds its ranks measured",
+                    c.cluster.empty() ? "seconds_per_unit" : "cluster = \"" + c.cluster + "\""),
+        "drop it; to predict this MPI run's time, run the same config on the simulator with the "
+        "cluster set (\"this-machine\" for this machine)");
+  }
   if (c.cluster.empty() || c.seconds_per_unit > 0) return;
   for (const char* key :
        {"comm.group_alpha", "comm.group_beta", "comm.global_alpha", "comm.global_beta"}) {

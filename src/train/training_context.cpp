@@ -2,12 +2,14 @@
 #include "train/training_context.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Parallel.h>
 #include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "core/errors.h"
 #include "core/fault_injection.h"
@@ -137,8 +139,19 @@ void TrainingContext::price_cluster() {
   run.group_size = shape_.group_size;
   run.asynchronous = shape_.asynchronous;
   run.measured_step_seconds = format_choice_.step_seconds();
-  const ClusterCosts costs = price_on_cluster(load_cluster_table(config_.cluster_file),
-                                              config_.cluster, run, config_.cluster_device);
+  run.cores = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  const ClusterTable table = load_cluster_table(config_.cluster_file);
+  const ClusterProfile& cluster = table.cluster(config_.cluster);
+  const std::string& device =
+      config_.cluster_device.empty() ? cluster.device : config_.cluster_device;
+  if (cluster.ranks_share_cores && device == "measured") {
+    // Each rank's step on its share of the cores, as the MPI engine would compute it here.
+    const int threads = at::get_num_threads();
+    at::set_num_threads(static_cast<int>(core_share(cluster, run).threads));
+    run.measured_step_seconds = time_step(format_choice_.format, /*steps=*/15, /*seconds=*/6.0);
+    at::set_num_threads(threads);
+  }
+  const ClusterCosts costs = price_on_cluster(table, config_.cluster, run, config_.cluster_device);
   config_.seconds_per_unit = costs.seconds_per_unit;
   config_.comm_group_alpha = costs.group_alpha;
   config_.comm_group_beta = costs.group_beta;
@@ -147,7 +160,7 @@ void TrainingContext::price_cluster() {
   cluster_note_ = costs.explanation;
 }
 
-double TrainingContext::time_step(const ComputeFormat& format) const {
+double TrainingContext::time_step(const ComputeFormat& format, size_t steps, double seconds) const {
   at::Generator generator = at::detail::getDefaultCPUGenerator();
   const torch::Tensor state = generator.get_state();
   ModelReplica probe = make_replica();
@@ -162,12 +175,12 @@ double TrainingContext::time_step(const ComputeFormat& format) const {
     probe.flat->grads().sum().item<double>();  // waits for a GPU
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  // A warm-up (oneDNN makes its primitives, autocast its copies), then up to five steps or about
-  // two seconds, whichever ends first: an emulated bf16 step can take ten seconds.
+  // A warm-up (oneDNN makes its primitives, autocast its copies), then up to `steps` steps or about
+  // `seconds`, whichever ends first: an emulated bf16 step can take ten seconds.
   const double first = step();
   std::vector<double> times;
   double spent = first;
-  while (times.size() < 5 && (times.size() < 1 || spent < 2.0)) {
+  while (times.size() < steps && (times.size() < 1 || spent < seconds)) {
     times.push_back(step());
     spent += times.back();
   }

@@ -116,8 +116,10 @@ class TrainingContext {
   // resumed run's config already holds them.
   void price_cluster();
   // Median seconds of a training step of a throwaway replica in `format`, on a batch of the run's
-  // data; draws nothing from the global generator.
-  double time_step(const ComputeFormat& format) const;
+  // data, after a warm-up step: up to `steps` steps or about `seconds`, whichever ends first (the
+  // format's choice compares several formats briefly; a cluster's clock rests on one). Draws
+  // nothing from the global generator.
+  double time_step(const ComputeFormat& format, size_t steps = 5, double seconds = 2.0) const;
 
   RunConfig config_;
   ContextShape shape_;

@@ -56,8 +56,10 @@ struct MpiAsyncEngine::ShardOps {
   int64_t receive(int64_t worker) {
     int source = worker < 0 ? MPI_ANY_SOURCE : s.worker_rank(worker);
     torch::Tensor message = s.incoming.narrow(0, 0, s.slice.size());
-    int rank = recv_floats(message, source, kMessage, world, Watchdog::Pace::kSpin,
-                           [this] { return message_overdue(); });
+    const Watchdog::Pace pace =
+        world.host_oversubscribed() ? Watchdog::Pace::kPatient : Watchdog::Pace::kSpin;
+    int rank =
+        recv_floats(message, source, kMessage, world, pace, [this] { return message_overdue(); });
     if (s.shard == 0) {
       float loss_and_signal[2];
       recv_watched(loss_and_signal, 2, MPI_FLOAT, rank, kLoss, world);
@@ -108,7 +110,9 @@ void MpiAsyncEngine::run_shard() {
     int64_t order[2];
     MPI_Request request;
     check_mpi(MPI_Irecv(order, 2, MPI_INT64_T, 0, kOrder, comm, &request), "MPI_Irecv");
-    world_.watchdog().wait(request, "MPI_Recv");
+    world_.watchdog().wait(
+        request, "MPI_Recv",
+        world_.host_oversubscribed() ? Watchdog::Pace::kPatient : Watchdog::Pace::kSpin);
     const int64_t worker = order[1];
     switch (order[0]) {
       case kApply:
@@ -149,11 +153,15 @@ void MpiAsyncEngine::run_server() {
   MPI_Comm comm = world_.comm();
   torch::NoGradGuard no_grad;
   ShardOps ops{s, training_, world_};
-  const auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
   const double time_offset = training_.sim_time();
+  // The clock stops while the server evaluates, logs and checkpoints (after_update), as the
+  // simulator's and the synchronous engine's do; a worker may finish the step it is computing
+  // meanwhile, at most one step per worker per evaluation.
+  double paused = 0.0;
   auto elapsed = [&] {
-    return time_offset +
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return time_offset + std::chrono::duration<double>(Clock::now() - start).count() - paused;
   };
   auto order = [&](OrderCode code, int64_t worker) {
     int64_t message[2] = {code, worker};
@@ -230,7 +238,9 @@ void MpiAsyncEngine::run_server() {
       const torch::Tensor& evaluated =
           training_.evaluation_due(updates + 1) ? parameters_to_evaluate() : server.evaluated();
       training_.request_stop(stronger_interrupt(pending_interrupt(), s.stop_signal));
+      const auto before = Clock::now();
       training_.after_update(updates + 1, loss, elapsed(), evaluated, telemetry);
+      paused += std::chrono::duration<double>(Clock::now() - before).count();
     }
   } catch (const InterruptedError&) {
     interrupted = std::current_exception();

@@ -3,11 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
+#include <thread>
 
 #include "core/errors.h"
 
@@ -37,7 +39,7 @@ int exit_code_of(std::exception_ptr error) {
 
 }  // namespace
 
-MpiWorld::HostRanks MpiWorld::ranks_on_host() const {
+MpiWorld::HostRanks MpiWorld::ranks_on_host() {
   MPI_Comm host = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host),
             "MPI_Comm_split_type");
@@ -45,6 +47,8 @@ MpiWorld::HostRanks MpiWorld::ranks_on_host() const {
   MPI_Comm_size(host, &ranks.size);
   MPI_Comm_rank(host, &ranks.rank);
   MPI_Comm_free(&host);
+  host_oversubscribed_ =
+      static_cast<unsigned>(ranks.size) > std::max(1u, std::thread::hardware_concurrency());
   return ranks;
 }
 

@@ -53,13 +53,19 @@ class MpiWorld {
     int size = 1;
     int rank = 0;
   };
-  HostRanks ranks_on_host() const;
+  HostRanks ranks_on_host();
+  // Whether this rank's host has more ranks than cores (known once ranks_on_host ran). Waiting
+  // ranks then sleep between polls instead of spinning: a spinning server or shard takes the
+  // scheduler's turns from the workers that compute (docs/performance.md, MPI engine against
+  // the simulator).
+  bool host_oversubscribed() const { return host_oversubscribed_; }
 
   // Ends every rank of the job with `code` (after a failure that other ranks cannot see).
   [[noreturn]] void abort(int code);
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
+  bool host_oversubscribed_ = false;
   std::unique_ptr<Watchdog> watchdog_;
   int rank_ = 0;
   int size_ = 1;
