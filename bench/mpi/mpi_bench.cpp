@@ -7,7 +7,9 @@
 //   ping-pong of the same message size between two ranks (one update needs one round trip);
 //   MpiCommunicator's global average against a raw MPI_Allreduce of the same buffer, with the
 //   hang watchdog on (as runs have it) and off; with `levels`, each level's average against a raw
-//   MPI_Allreduce on a communicator split the same way.
+//   MPI_Allreduce on a communicator split the same way; with `link` (mpirun -n 2), the link's
+//   latency and bandwidth from a ping-pong over message sizes, and MPI_Allreduce against the ring
+//   formula priced with them.
 // Google Benchmark times one process; here every rank must run the same loop in step, so the
 // timing is MPI_Wtime around barriers.
 #include <fmt/format.h>
@@ -17,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <thread>
+#include <vector>
 
 #include "algos/catalog.h"
 #include "core/allocator.h"
@@ -180,9 +183,65 @@ int run_levels(MpiWorld& world) {
   return 0;
 }
 
+// The link between two ranks, as configs/clusters.toml describes one: a ping-pong over message
+// sizes gives the one-way latency (the smallest message) and bandwidth (the large ones, past the
+// latency); then MPI_Allreduce over the same sizes against the ring's closed formula with that
+// latency and bandwidth, 2(p - 1) latencies + 2(p - 1)/p of the bytes at the bandwidth (what
+// train/cluster.h prices an all-reduce at). `mpirun -n 2 build/dsgd_mpi_bench link`.
+int run_link(MpiWorld& world) {
+  const std::vector<int64_t> sizes = {1, 256, 4096, 65536, 269722, 1 << 20, 1 << 22, 1 << 24};
+  std::vector<double> one_way;
+  for (int64_t floats : sizes) {
+    const int reps = static_cast<int>(std::clamp<int64_t>(50'000'000 / (floats * 4), 5, 2000));
+    one_way.push_back(round_trip(world, floats, reps) / 2);
+  }
+  // Bandwidth: the median over messages of 256 KB and more, each past the latency (one size
+  // alone moved it 2x: the largest falls out of the caches' reach).
+  const double latency = one_way.front();
+  std::vector<double> rates;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] * 4 >= 262144) {
+      rates.push_back(static_cast<double>(sizes[i]) * 4 / (one_way[i] - latency));
+    }
+  }
+  std::sort(rates.begin(), rates.end());
+  const double bandwidth = rates[rates.size() / 2];
+  if (world.rank() == 0) {
+    std::printf("link: one-way latency %.3g s, bandwidth %.3g B/s (%d ranks)\n", latency, bandwidth,
+                world.size());
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const double bytes = static_cast<double>(sizes[i]) * 4;
+      std::printf("  ping-pong %10.0f bytes: one way %.3g s, latency + bytes / bandwidth %.3g s\n",
+                  bytes, one_way[i], latency + bytes / bandwidth);
+    }
+  }
+  const double p = world.size();
+  for (int64_t floats : sizes) {
+    torch::Tensor buffer = torch::randn({floats});
+    const int reps = static_cast<int>(std::clamp<int64_t>(50'000'000 / (floats * 4), 5, 2000));
+    const double measured = per_call(world, reps, [&] {
+      MPI_Allreduce(MPI_IN_PLACE, buffer.data_ptr<float>(), static_cast<int>(floats), MPI_FLOAT,
+                    MPI_SUM, world.comm());
+    });
+    const double bytes = static_cast<double>(floats) * 4;
+    const double ring = 2 * (p - 1) * latency + 2 * (p - 1) / p * bytes / bandwidth;
+    print_ratio(world, fmt::format("MPI_Allreduce / ring model, {:.0f} bytes", bytes),
+                measured / ring,
+                fmt::format("{:.3g} s / {:.3g} s, {} ranks", measured, ring, world.size()));
+  }
+  return 0;
+}
+
 int run(const std::string& filter) {
   MpiWorld world;
   if (filter == "levels") return run_levels(world);
+  if (filter == "link") {
+    if (world.size() < 2) {
+      if (world.rank() == 0) std::fprintf(stderr, "dsgd_mpi_bench link: run with mpirun -n 2\n");
+      return 2;
+    }
+    return run_link(world);
+  }
   if (world.size() != kWorkers + 1) {
     if (world.rank() == 0) {
       std::fprintf(stderr, "dsgd_mpi_bench: run with mpirun -n %d (a server and %d workers)\n",
