@@ -81,6 +81,7 @@ Row summarise(const Configuration& c, double target) {
   Row row;
   row.final_acc = seed_stats(values_of(c, &RunResult::final_acc));
   row.best_acc = seed_stats(values_of(c, &RunResult::best_acc));
+  row.last_five_acc = seed_stats(values_of(c, &RunResult::last_five_acc));
   row.wall = seed_stats(values_of(c, &RunResult::wall_time));
   std::vector<double> staleness, gap, sim_time, seconds;
   std::map<std::string, std::vector<double>> traffic;
@@ -174,6 +175,8 @@ std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
        }});
   for (const auto& [header, name, field, stats] :
        {std::tuple{"final test acc", "final_acc", &RunResult::final_acc, &Row::final_acc},
+        std::tuple{"mean of the last 5 evaluations", "last_five_acc", &RunResult::last_five_acc,
+                   &Row::last_five_acc},
         std::tuple{"best test acc", "best_acc", &RunResult::best_acc, &Row::best_acc}}) {
     columns.push_back(
         {header,

@@ -15,7 +15,7 @@ namespace dsgd {
 
 // One configuration summarised over its seeds.
 struct Row {
-  SeedStats final_acc, best_acc, wall;
+  SeedStats final_acc, best_acc, last_five_acc, wall;
   // Time to the target: the mean over the seeds that reached it, and how many did out of how
   // many had metrics; no target: with_metrics = 0.
   std::optional<Reached> reached_mean;

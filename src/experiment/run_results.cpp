@@ -78,6 +78,21 @@ void read_compute(const fs::path& dir, const nlohmann::json& summary, RunResult&
   run.compute_format = memory_format + ", " + precision;
 }
 
+// The mean test accuracy of a run's last `count` evaluations (rows without one skipped); its final
+// accuracy when the metrics have none.
+double mean_of_last_evaluations(const RunResult& run, size_t count) {
+  auto it = run.metrics.find("test_acc");
+  if (it == run.metrics.end()) return run.final_acc;
+  double sum = 0.0;
+  size_t n = 0;
+  for (auto v = it->second.rbegin(); v != it->second.rend() && n < count; ++v) {
+    if (std::isnan(*v)) continue;
+    sum += *v;
+    ++n;
+  }
+  return n == 0 ? run.final_acc : sum / static_cast<double>(n);
+}
+
 RunResult read_run(const fs::path& dir, Labels labels) {
   RunResult run;
   run.dir = dir.string();
@@ -104,6 +119,7 @@ RunResult read_run(const fs::path& dir, Labels labels) {
     }
   }
   run.metrics = read_metrics(dir / "metrics.csv");
+  run.last_five_acc = mean_of_last_evaluations(run, 5);
   read_compute(dir, summary, run);
   return run;
 }

@@ -22,6 +22,9 @@ struct RunResult {
   std::string status;  // summary.json's, or "" when the run has not written one
   double final_acc = 0.0;
   double best_acc = 0.0;
+  // The mean test accuracy of the last five evaluations (of as many as were made, when fewer): a
+  // final accuracy less at the mercy of one evaluation's noise.
+  double last_five_acc = 0.0;
   double wall_time = 0.0;
   double epochs = 0.0;  // how far it got (a running or interrupted run's last evaluation)
   std::vector<double> staleness_histogram;
@@ -37,7 +40,7 @@ struct RunResult {
 
 // A configuration: the runs with the same labels apart from the seed.
 struct Configuration {
-  Labels labels;  // without the seed
+  Labels labels;                // without the seed
   std::vector<RunResult> runs;  // its seeds; those not started are left out once one has started
   int queued = 0;               // seeds of the sweep not started yet (left out of runs)
 };
