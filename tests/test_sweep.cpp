@@ -222,20 +222,22 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
 // panels keeps the figure's name above them and each panel's own.
 // A paper's figures beside the sweep's: the spec states them per configuration with their
 // source; the report sets published and measured side by side with each one's drop from its own
-// baseline, the measured drops computed from the runs' summaries.
+// baseline, the measured drops computed from the runs' summaries, with the spread of their seeds
+// where both sides have two.
 TEST(SweepCli, PublishedFiguresStandBesideTheMeasuredOnesWithTheirDrops) {
   const fs::path dir = fresh_dir("sweep_published");
   fs::create_directories(dir);
   const fs::path out = dir / "out";
   std::ofstream(dir / "paper.toml")
       << "out = \"" << out.string()
-      << "\"\n"
+      << "\"\ndir = \"{config}/seed{seed}\"\nseeds = [1]\n"
       // So short that the three runs end at different accuracies, below 1.
       << "[set]\ndataset = \"synthetic\"\nmodel = \"mlp\"\nbatch_size = 16\nepochs = 0.0625\n"
          "lr = 0.002\nlr_schedule = \"constant\"\nwarmup_epochs = 0\n"
-      << "[[configs]]\nname = \"sgd n1\"\nalgo = \"sgd\"\n"
+      << "[[configs]]\nname = \"sgd n1\"\nalgo = \"sgd\"\nseeds = [1, 2]\n"
          "[[configs]]\nname = \"asgd n4\"\nalgo = \"asgd\"\nworkers = 4\n"
          "[[configs]]\nname = \"dana-zero n4\"\nalgo = \"dana-zero\"\nworkers = 4\n"
+         "seeds = [1, 2]\n"
          "[report.published]\nsource = \"A Paper 2019, Table 1\"\nbaseline = \"sgd n1\"\n"
          "[report.published.accuracy]\n\"sgd n1\" = 0.9163\n\"asgd n4\" = \"fails\"\n"
          "\"dana-zero n4\" = 0.9150\n";
@@ -247,20 +249,31 @@ TEST(SweepCli, PublishedFiguresStandBesideTheMeasuredOnesWithTheirDrops) {
     return nlohmann::json::parse(read_file(out / folder / "summary.json"))["final_test_acc"]
         .get<double>();
   };
-  const double sgd = final_acc("sgd_n1"), asgd = final_acc("asgd_n4"),
-               dana = final_acc("dana-zero_n4");
+  const double sgd1 = final_acc("sgd_n1/seed1"), sgd2 = final_acc("sgd_n1/seed2");
+  const double dana1 = final_acc("dana-zero_n4/seed1"), dana2 = final_acc("dana-zero_n4/seed2");
+  const double sgd = (sgd1 + sgd2) / 2, asgd = final_acc("asgd_n4/seed1"),
+               dana = (dana1 + dana2) / 2;
   EXPECT_LT(sgd, 0.99);
   EXPECT_NE(asgd, sgd);
+  // The spread of a difference of one seed of each: sample stds of two seeds, |a − b| / sqrt(2).
+  const double spread =
+      std::sqrt((sgd1 - sgd2) * (sgd1 - sgd2) / 2 + (dana1 - dana2) * (dana1 - dana2) / 2);
   const std::string report = read_file(out / "report.md");
   EXPECT_NE(report.find("## Published and measured"), std::string::npos) << report;
   EXPECT_NE(report.find("Published: A Paper 2019, Table 1."), std::string::npos) << report;
-  EXPECT_EQ(table_row(report, "| sgd n1 | 0.9163 |"),
-            fmt::format("| sgd n1 | 0.9163 | {:.4f} | baseline | baseline |", sgd));
+  const std::string sgd_row = table_row(report, "| sgd n1 | 0.9163 |");
+  EXPECT_EQ(sgd_row.rfind(fmt::format("| sgd n1 | 0.9163 | {:.4f} ± ", sgd), 0), 0u) << sgd_row;
+  EXPECT_NE(sgd_row.find("| baseline | baseline |"), std::string::npos) << sgd_row;
+  // One seed of asgd: its drop has no spread.
   EXPECT_EQ(table_row(report, "| asgd n4 | fails"),
-            fmt::format("| asgd n4 | fails | {:.4f} | - | {:.2f} |", asgd, (sgd - asgd) * 100));
-  EXPECT_EQ(
-      table_row(report, "| dana-zero n4 | 0.9150"),
-      fmt::format("| dana-zero n4 | 0.9150 | {:.4f} | 0.13 | {:.2f} |", dana, (sgd - dana) * 100));
+            fmt::format("| asgd n4 | fails | {:.4f} | - | {:.2f} (one seed) |", asgd,
+                        (sgd - asgd) * 100));
+  const std::string dana_row = table_row(report, "| dana-zero n4 | 0.9150");
+  EXPECT_NE(
+      dana_row.find(fmt::format("| 0.13 | {:.2f} ± {:.2f}{} |", (sgd - dana) * 100, spread * 100,
+                                std::abs(sgd - dana) <= spread ? ", not resolved" : "")),
+      std::string::npos)
+      << dana_row;
   fs::remove_all(dir);
 }
 
