@@ -61,6 +61,66 @@ Curve staleness_curve(const Configuration& c, const std::string& title) {
   return curve;
 }
 
+// Whether every run of the group has `column` in its metrics.
+bool every_run_has(const std::vector<const Configuration*>& group, const std::string& column) {
+  for (const auto* c : group) {
+    for (const auto& run : c->runs) {
+      if (run.metrics.count(column) == 0) return false;
+    }
+  }
+  return true;
+}
+
+// The time each configuration first reaches every test accuracy on a grid up to the best any run
+// reached: where one target decides a comparison (time to the reference's final accuracy), the
+// curve shows whether a target a little higher or lower would have decided it otherwise. On the
+// clock in seconds where every run has one (a cluster), in simulated time otherwise. A target is
+// drawn only where every seed got there: the mean of their times, the band their range.
+Panel time_to_accuracy(const std::vector<const Configuration*>& part, const SeriesName& name) {
+  const std::string clock = every_run_has(part, "seconds") ? "seconds" : "sim_time";
+  double best = 0.0;
+  for (const auto* c : part) {
+    for (const auto& run : c->runs) {
+      auto acc = run.metrics.find("test_acc");
+      if (acc == run.metrics.end()) continue;
+      for (double a : acc->second) {
+        if (!std::isnan(a)) best = std::max(best, a);
+      }
+    }
+  }
+  Panel panel{"time to reach each test accuracy",
+              "test accuracy reached",
+              clock == "seconds" ? "seconds" : "simulated time",
+              true,
+              {}};
+  constexpr int kTargets = 40;
+  for (const auto* c : part) {
+    Curve curve{name(*c), {}, {}, {}, {}};
+    for (int k = 0; k <= kTargets && best > 0; ++k) {
+      const double target = best * (0.5 + 0.5 * k / kTargets);
+      std::vector<double> times;
+      for (const auto& run : c->runs) {
+        auto acc = run.metrics.find("test_acc");
+        auto time = run.metrics.find(clock);
+        if (acc == run.metrics.end() || time == run.metrics.end()) break;
+        for (size_t i = 0; i < acc->second.size() && i < time->second.size(); ++i) {
+          if (acc->second[i] >= target) {
+            times.push_back(time->second[i]);
+            break;
+          }
+        }
+      }
+      if (times.empty() || times.size() < c->runs.size()) continue;
+      curve.x.push_back(target);
+      curve.mean.push_back(seed_stats(times).mean);
+      curve.low.push_back(*std::min_element(times.begin(), times.end()));
+      curve.high.push_back(*std::max_element(times.begin(), times.end()));
+    }
+    panel.curves.push_back(std::move(curve));
+  }
+  return panel;
+}
+
 bool any_metric(const std::vector<const Configuration*>& group, const std::string& column) {
   for (const auto* c : group) {
     for (const auto& run : c->runs) {
@@ -110,6 +170,7 @@ std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
     panels[2].curves.push_back(seed_curve(*c, name(*c), "epoch", "train_loss"));
     panels[3].curves.push_back(seed_curve(*c, name(*c), "sim_time", "train_loss"));
   }
+  if (any_metric(part, "test_acc")) panels.push_back(time_to_accuracy(part, name));
   bool histograms = false;
   for (const auto* c : part) {
     for (const auto& run : c->runs) histograms = histograms || !run.staleness_histogram.empty();

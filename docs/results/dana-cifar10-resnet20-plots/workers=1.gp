@@ -2,9 +2,9 @@
 set key font ",8" samplen 2
 set grid lc rgb "#dddddd"
 if (!exists("out")) out = "workers=1"
-set terminal pngcairo noenhanced size 1440,800 font "sans,10"
+set terminal pngcairo noenhanced size 1440,1180 font "sans,10"
 set output out.".png"
-set multiplot layout 2,2 title "workers=1"
+set multiplot layout 3,2 title "workers=1"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -49,11 +49,22 @@ set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+set title "time to reach each test accuracy"
+set xlabel "test accuracy reached"
+set ylabel "simulated time"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 unset multiplot
 set output
-set terminal svg dynamic noenhanced size 1440,800 font "sans,10"
+set terminal svg dynamic noenhanced size 1440,1180 font "sans,10"
 set output out.".svg"
-set multiplot layout 2,2 title "workers=1"
+set multiplot layout 3,2 title "workers=1"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -98,5 +109,16 @@ set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+set title "time to reach each test accuracy"
+set xlabel "test accuracy reached"
+set ylabel "simulated time"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
 unset multiplot
 set output

@@ -2,9 +2,9 @@
 set key font ",8" samplen 2
 set grid lc rgb "#dddddd"
 if (!exists("out")) out = "workers=16"
-set terminal pngcairo noenhanced size 1440,1180 font "sans,10"
+set terminal pngcairo noenhanced size 1440,1560 font "sans,10"
 set output out.".png"
-set multiplot layout 3,2 title "workers=16"
+set multiplot layout 4,2 title "workers=16"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -53,6 +53,18 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+set title "time to reach each test accuracy"
+set xlabel "test accuracy reached"
+set ylabel "simulated time"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -63,8 +75,8 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim (identical to dana-dc)"
+plot "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim (identical to dana-dc)"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -75,13 +87,13 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 unset multiplot
 set output
-set terminal svg dynamic noenhanced size 1440,1180 font "sans,10"
+set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
 set output out.".svg"
-set multiplot layout 3,2 title "workers=16"
+set multiplot layout 4,2 title "workers=16"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -130,6 +142,18 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+set title "time to reach each test accuracy"
+set xlabel "test accuracy reached"
+set ylabel "simulated time"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -140,8 +164,8 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim (identical to dana-dc)"
+plot "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim (identical to dana-dc)"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -152,7 +176,7 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
+plot "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 unset multiplot
 set output

@@ -57,6 +57,19 @@ set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
+set title "time to reach each test accuracy"
+set xlabel "test accuracy reached"
+set ylabel "simulated time"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -67,8 +80,8 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc (identical to dana-slim)"
+plot "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc (identical to dana-slim)"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -79,9 +92,9 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
-     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
+plot "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -92,7 +105,7 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+plot "workers=32.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
@@ -150,6 +163,19 @@ set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
+set title "time to reach each test accuracy"
+set xlabel "test accuracy reached"
+set ylabel "simulated time"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -160,8 +186,8 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc (identical to dana-slim)"
+plot "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc (identical to dana-slim)"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -172,9 +198,9 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
-     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
+plot "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -185,6 +211,6 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+plot "workers=32.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 unset multiplot
 set output
