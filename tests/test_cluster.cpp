@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_helpers.h"
 #include "core/errors.h"
@@ -227,19 +230,16 @@ TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
   keep_resolved_choices(priced, asked);
   EXPECT_EQ(asked.comm_group_alpha, priced.comm_group_alpha);
 
-  CliResult both = run_dsgd(job + " --set comm.global_beta=1e-3");
-  EXPECT_EQ(both.exit_code, 2) << both.output;
-  EXPECT_NE(both.output.find("comm.global_beta is set beside cluster"), std::string::npos)
-      << both.output;
-  CliResult lone_device = run_dsgd("run --set cluster_device=xeon-amx-2core");
-  EXPECT_EQ(lone_device.exit_code, 2) << lone_device.output;
-  EXPECT_NE(lone_device.output.find("without a cluster"), std::string::npos) << lone_device.output;
-  CliResult on_mpi = run_dsgd("run --set cluster=flat-25g --engine mpi");
-  EXPECT_EQ(on_mpi.exit_code, 2) << on_mpi.output;
-  EXPECT_NE(on_mpi.output.find("already counts the seconds"), std::string::npos) << on_mpi.output;
-  CliResult typo = run_dsgd("run --set cluster=nvlink-10g");
-  EXPECT_EQ(typo.exit_code, 2) << typo.output;
-  EXPECT_NE(typo.output.find("nvlink8-10g"), std::string::npos) << typo.output;
+  // Bad settings: exit 2, and the message says what is wrong.
+  for (const auto& [arguments, says] : std::vector<std::pair<std::string, std::string>>{
+           {job + " --set comm.global_beta=1e-3", "comm.global_beta is set beside cluster"},
+           {"run --set cluster_device=xeon-amx-2core", "without a cluster"},
+           {"run --set cluster=flat-25g --engine mpi", "already counts the seconds"},
+           {"run --set cluster=nvlink-10g", "nvlink8-10g"}}) {
+    CliResult refused = run_dsgd(arguments);
+    EXPECT_EQ(refused.exit_code, 2) << arguments << "\n" << refused.output;
+    EXPECT_NE(refused.output.find(says), std::string::npos) << arguments << "\n" << refused.output;
+  }
   CliResult listed = run_dsgd("list clusters");
   EXPECT_EQ(listed.exit_code, 0) << listed.output;
   EXPECT_NE(listed.output.find("cloud-1gpu-10g"), std::string::npos) << listed.output;

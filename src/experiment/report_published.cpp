@@ -68,9 +68,8 @@ std::string published_section(const Experiment& experiment) {
     if (label_of(c.labels, "config") == published.baseline) measured_baseline = &c;
   }
   const double published_base = figure_of(published.baseline)->accuracy.value_or(kUnknown);
-  SeedStats measured_base;
-  measured_base.mean = kUnknown;
-  if (measured_baseline != nullptr) measured_base = measured_accuracy(*measured_baseline);
+  const SeedStats measured_base =
+      measured_accuracy(measured_baseline != nullptr ? *measured_baseline : Configuration{});
 
   std::ostringstream md;
   md << "\n## Published and measured\n\n"
