@@ -5,6 +5,8 @@
 
 #include "algos/local_sgd.h"
 #include "core/checkpoint.h"
+#include "core/error_report.h"
+#include "core/errors.h"
 #include "core/flat_model.h"
 #include "core/host_staging.h"
 #include "models/model.h"
@@ -176,4 +178,25 @@ TEST(HostStaging, IdentityOnTheCpuAndBuffersWhenForced) {
   // A message of another size gets a buffer of its size.
   torch::Tensor longer = torch::ones({9});
   EXPECT_EQ(staged.outgoing(longer, buffer).numel(), 9);
+}
+
+// One mapping from an exception to the CLI's exit code, message and hint, which the CLI, the MPI
+// launcher and the Python module share.
+TEST(ErrorReport, EachErrorKeepsItsExitCodeAndHint) {
+  auto report_of = [](auto error) { return dsgd::report_error(std::make_exception_ptr(error)); };
+  const dsgd::ErrorReport config = report_of(dsgd::ConfigError("bad key", "did you mean"));
+  EXPECT_EQ(config.exit_code, 2);
+  EXPECT_EQ(config.message, "bad key");
+  EXPECT_EQ(config.hint, "did you mean");
+  EXPECT_EQ(report_of(dsgd::DataError("no file")).exit_code, 2);
+  EXPECT_EQ(report_of(dsgd::DivergedError("nan")).exit_code, 3);
+  EXPECT_EQ(report_of(dsgd::CollapsedError("uniform")).exit_code, 3);
+  EXPECT_EQ(report_of(dsgd::HangError("rank 2")).exit_code, 4);
+  EXPECT_EQ(report_of(dsgd::InterruptedError("stopped", "resume", 15)).exit_code, 143);
+  EXPECT_EQ(report_of(dsgd::Error("other")).exit_code, 1);
+  const dsgd::ErrorReport plain = report_of(std::runtime_error("plain"));
+  EXPECT_EQ(plain.exit_code, 1);
+  EXPECT_EQ(plain.message, "plain");
+  EXPECT_TRUE(plain.hint.empty());
+  EXPECT_EQ(dsgd::report_error(std::make_exception_ptr(42)).exit_code, 1);
 }

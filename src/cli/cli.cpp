@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "algos/catalog.h"
+#include "core/error_report.h"
 #include "core/errors.h"
 #include "data/dataset.h"
 #include "experiment/report.h"
@@ -21,8 +22,6 @@
 
 namespace dsgd {
 namespace {
-
-constexpr const char* kVersion = "0.1.0";
 
 void print_error(const std::string& what, const std::string& hint) {
   if (what.empty()) return;  // an MPI rank whose error another rank reports
@@ -123,7 +122,7 @@ int sweep_main(const std::string& spec_path, const std::string& out, bool dry_ru
 
 int cli_main(int argc, char** argv) {
   CLI::App app{"dsgd: distributed SGD (DANA, Hier-AVG and their baselines) on LibTorch"};
-  app.set_version_flag("--version", kVersion);
+  app.set_version_flag("--version", DSGD_VERSION);
   app.require_subcommand(1);
 
   std::string config_path;
@@ -223,15 +222,10 @@ int cli_main(int argc, char** argv) {
     std::string path = run_job(config, out_dir);
     if (!path.empty()) std::cout << "results: " << path << "\n";  // MPI: rank 0 only
     return 0;
-  } catch (const Error& e) {
-    print_error(e.what(), e.hint());
-    return e.exit_code();
-  } catch (const c10::Error& e) {
-    print_error(e.what_without_backtrace(), "this is a LibTorch error; please report it");
-    return 1;
-  } catch (const std::exception& e) {
-    print_error(e.what(), "");
-    return 1;
+  } catch (...) {
+    const ErrorReport error = report_error(std::current_exception());
+    print_error(error.message, error.hint);
+    return error.exit_code;
   }
 }
 
