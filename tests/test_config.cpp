@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "train/config.h"
+#include "train/config_table.h"
 #include "train/lr_schedule.h"
 
 namespace dsgd {
@@ -53,6 +54,27 @@ TEST(Config, FileThenOverridesInOrder) {
   EXPECT_EQ(c.workers, 4);
   ASSERT_EQ(c.lr_milestones.size(), 2u);
   EXPECT_DOUBLE_EQ(c.lr_milestones[1], 1.5);
+}
+
+// A table of keys (how Python's dict crosses, python/bindings/boundary.h) reads as the same keys
+// given with --set: nested tables and dotted names alike, after the file, with the same errors.
+TEST(Config, ATableOfKeysIsReadAsTheSameKeysSet) {
+  toml::table keys{{"algo", "dana-zero"},
+                   {"workers", 4},
+                   {"lr", 0.3},
+                   {"timing.shape", 10.0},
+                   {"lr_milestones", toml::array{1.0, 1.5}},
+                   {"lr_schedule", "multistep"},
+                   {"epochs", 2}};
+  const RunConfig from_table = load_config("", keys);
+  const RunConfig from_set =
+      parse_config("", {"algo=dana-zero", "workers=4", "lr=0.3", "timing.shape=10",
+                        "lr_milestones=[1, 1.5]", "lr_schedule=multistep", "epochs=2"});
+  EXPECT_EQ(to_toml(from_table), to_toml(from_set));
+  toml::table nested{{"timing", toml::table{{"shape", 10.0}}}};
+  EXPECT_DOUBLE_EQ(load_config("", nested).timing_shape, 10.0);
+  expect_config_error([] { load_config("", toml::table{{"wrokers", 8}}); }, {"wrokers", "workers"});
+  expect_config_error([] { load_config("", toml::table{{"lr", "fast"}}); }, {"lr"});
 }
 
 TEST(Config, UnknownKeySuggestsClosest) {

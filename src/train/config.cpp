@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -15,6 +16,7 @@
 #include "core/names.h"
 #include "train/config_codec.h"
 #include "train/config_keys.h"
+#include "train/config_table.h"
 #include "train/config_validation.h"
 
 namespace dsgd {
@@ -41,12 +43,16 @@ void assign(RunConfig& config, OptionValues& algorithm_values, const std::string
   set_keys.insert(key);
 }
 
-RunConfig build(const toml::table* file_table, const std::vector<std::string>& overrides) {
+// The config from its layers, each later one over the earlier: the defaults, a file's table, a
+// caller's table of keys (Python's dict), the `--set` overrides. A null table is an absent layer.
+RunConfig build(const toml::table* file_table, const toml::table* key_table,
+                const std::vector<std::string>& overrides) {
   RunConfig config;
   OptionValues algorithm_values;
   std::set<std::string> set_keys;
-  if (file_table != nullptr) {
-    for (const auto& [key, node] : flatten(*file_table)) {
+  for (const toml::table* table : {file_table, key_table}) {
+    if (table == nullptr) continue;
+    for (const auto& [key, node] : flatten(*table)) {
       assign(config, algorithm_values, key, *node, set_keys);
     }
   }
@@ -70,6 +76,30 @@ RunConfig build(const toml::table* file_table, const std::vector<std::string>& o
   return config;
 }
 
+// The config file's table; nothing for an empty path (the defaults alone).
+std::optional<toml::table> read_config_file(const std::string& toml_path) {
+  if (toml_path.empty()) return std::nullopt;
+  std::ifstream in(toml_path);
+  if (!in) {
+    throw ConfigError("cannot read config file '" + toml_path + "'", "check the path given to -c");
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_toml(text.str(), toml_path);
+}
+
+// The config that continues the run in `run_dir`, with `changes` (its config.toml with them) made:
+// refused where they change what the checkpoint was computed with, its resolved choices kept.
+template <class Changes>
+RunConfig resume_with(const std::string& run_dir, const Changes& changes) {
+  const std::string file = run_dir + "/config.toml";
+  RunConfig config = load_config(file, changes);
+  const RunConfig original = load_config(file, std::vector<std::string>{});
+  check_resume_changes(original, config);
+  keep_resolved_choices(original, config);
+  return config;
+}
+
 }  // namespace
 
 std::vector<ConfigKeyInfo> config_keys() {
@@ -87,19 +117,17 @@ std::vector<ConfigKeyInfo> config_keys() {
 
 RunConfig parse_config(const std::string& toml_text, const std::vector<std::string>& overrides) {
   toml::table table = parse_toml(toml_text, "config");
-  return build(&table, overrides);
+  return build(&table, nullptr, overrides);
 }
 
 RunConfig load_config(const std::string& toml_path, const std::vector<std::string>& overrides) {
-  if (toml_path.empty()) return build(nullptr, overrides);
-  std::ifstream in(toml_path);
-  if (!in) {
-    throw ConfigError("cannot read config file '" + toml_path + "'", "check the path given to -c");
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  toml::table table = parse_toml(text.str(), toml_path);
-  return build(&table, overrides);
+  const std::optional<toml::table> file = read_config_file(toml_path);
+  return build(file ? &*file : nullptr, nullptr, overrides);
+}
+
+RunConfig load_config(const std::string& toml_path, const toml::table& keys) {
+  const std::optional<toml::table> file = read_config_file(toml_path);
+  return build(file ? &*file : nullptr, &keys, {});
 }
 
 void check_resume_changes(const RunConfig& original, const RunConfig& resumed) {
@@ -140,11 +168,11 @@ void keep_resolved_choices(const RunConfig& original, RunConfig& resumed) {
 }
 
 RunConfig resume_config(const std::string& run_dir, const std::vector<std::string>& overrides) {
-  RunConfig config = load_config(run_dir + "/config.toml", overrides);
-  const RunConfig original = load_config(run_dir + "/config.toml", {});
-  check_resume_changes(original, config);
-  keep_resolved_choices(original, config);
-  return config;
+  return resume_with(run_dir, overrides);
+}
+
+RunConfig resume_config(const std::string& run_dir, const toml::table& keys) {
+  return resume_with(run_dir, keys);
 }
 
 std::string to_toml(const RunConfig& config) {
