@@ -97,22 +97,26 @@ if(NOT DSGD_BUILD_PYTHON STREQUAL "OFF")
     set(DSGD_PYTHON_PACKAGE_DIR "${CMAKE_BINARY_DIR}/python/dsgd")
     # NO_EXTRAS: no link-time optimisation of dsgd_lib into the module (minutes, for nothing).
     pybind11_add_module(dsgd_python MODULE NO_EXTRAS
-                        ${PROJECT_SOURCE_DIR}/python/bindings/dsgd_module.cpp)
+                        ${PROJECT_SOURCE_DIR}/python/bindings/dsgd_module.cpp
+                        ${PROJECT_SOURCE_DIR}/python/bindings/boundary.cpp)
     set_target_properties(dsgd_python PROPERTIES OUTPUT_NAME _core
                           LIBRARY_OUTPUT_DIRECTORY "${DSGD_PYTHON_PACKAGE_DIR}")
     target_link_libraries(dsgd_python PRIVATE dsgd_lib)
     # What the package checks before it loads _core: the torch it was built against.
     file(GENERATE OUTPUT "${DSGD_PYTHON_PACKAGE_DIR}/_build_info.py" CONTENT
 "# Written by the build (cmake/DsgdPython.cmake): what dsgd._core was built against.
+version = \"${PROJECT_VERSION}\"
 torch_version = \"${_dsgd_libtorch_version}\"
 python = \"${Python_EXECUTABLE}\"
 executable = \"$<TARGET_FILE:dsgd>\"
 ")
     # The package's Python files beside the module, so that build/python is importable.
-    file(GLOB _dsgd_python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/dsgd/*.py)
+    file(GLOB _dsgd_python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/dsgd/*.py
+         ${PROJECT_SOURCE_DIR}/python/dsgd/*.pyi ${PROJECT_SOURCE_DIR}/python/dsgd/py.typed)
     add_custom_target(dsgd_python_sources ALL
-                      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${_dsgd_python_sources}
-                              "${DSGD_PYTHON_PACKAGE_DIR}/"
+                      COMMAND ${CMAKE_COMMAND} -DSRC=${PROJECT_SOURCE_DIR}/python/dsgd
+                              -DDST=${DSGD_PYTHON_PACKAGE_DIR}
+                              -P ${PROJECT_SOURCE_DIR}/cmake/DsgdSyncPackage.cmake
                       DEPENDS ${_dsgd_python_sources}
                       COMMENT "Copying the Python package's sources")
     add_dependencies(dsgd_python dsgd_python_sources dsgd)

@@ -17,8 +17,9 @@ packages=(
   gnuplot-nox                                # the figures of `dsgd report`
   # The Python package (python/, built against Debian's torch, which is the same LibTorch) and
   # its tests: pybind11, pandas for the results, pytest, tqdm for the progress bar, mpi4py for
-  # the test of MPI initialised by another library.
+  # the test of MPI initialised by another library; mypy checks the package's types.
   python3-dev python3-torch pybind11-dev python3-pandas python3-pytest python3-tqdm python3-mpi4py
+  mypy                                       # the static type check of the package (a CTest test)
 )
 
 missing=()

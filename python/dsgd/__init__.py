@@ -10,6 +10,8 @@ or MPI workers, sweep configurations, and read the results as pandas DataFrames.
 The engine is dsgd's C++ one, in this process (dsgd._core, built against the LibTorch of the
 torch imported here). docs/python.md describes every function.
 """
+from __future__ import annotations
+
 import atexit as _atexit
 import re as _re
 
@@ -18,7 +20,7 @@ import torch as _torch
 from . import _build_info
 
 
-def _release(version):
+def _release(version: str) -> str:
     match = _re.match(r"\d+\.\d+\.\d+", version)
     return match.group(0) if match else version
 
@@ -34,13 +36,14 @@ if _release(_torch.__version__) != _build_info.torch_version:
 from . import _core  # noqa: E402  (after the check: a mismatched module may not even load)
 from ._api import (algorithms, datasets, keys, load_runs, models, report, resume,  # noqa: E402
                    sweep, train)
-from ._errors import ConfigError, DsgdError, HangError, RunStoppedWarning  # noqa: E402
+from ._errors import (CollapsedError, ConfigError, DataError, DivergedError,  # noqa: E402
+                      DsgdError, HangError, RunInterrupted, RunStoppedWarning)
 from ._run import Run  # noqa: E402
 
-__version__ = "0.1.0"
+__version__ = _build_info.version  # CMakeLists.txt's project(VERSION)
 __all__ = ["train", "resume", "sweep", "report", "load_runs", "algorithms", "models",
-           "datasets", "keys", "Run", "DsgdError", "ConfigError", "HangError",
-           "RunStoppedWarning"]
+           "datasets", "keys", "Run", "DsgdError", "ConfigError", "DataError", "DivergedError",
+           "CollapsedError", "HangError", "RunInterrupted", "RunStoppedWarning"]
 
 # MPI stays initialised between runs of this process (it cannot start twice): end it at exit.
 _atexit.register(_core.finish_mpi)

@@ -1,34 +1,42 @@
 """The functions of the package: train, resume, sweep, report, load_runs and the lists, each the
 CLI's verb of the same name run in this process (dsgd._core), with Python's values in and out."""
+from __future__ import annotations
+
 import os
 import shutil
 import sys
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import torch
 
-from . import _build_info, _core, _inputs, _keys, _progress
-from ._errors import ConfigError, DsgdError, raise_for, warn_stopped
-from ._run import Run
+from . import _build_info, _core, _inputs, _progress
+from ._errors import ConfigError, DivergedError, DsgdError, warn_stopped
+from ._run import Run, metrics_frame
+
+if TYPE_CHECKING:
+    import pandas
+
+PathLike = Union[str, "os.PathLike[str]"]
+EvaluationCallback = Callable[[dict], None]
 
 
-def _check(overrides, config):
-    """The keys' errors before any input is written (the model and the data are checked later,
-    by the run itself)."""
-    raise_for(_core.check_config(os.fspath(config) if config else "", overrides))
+def _key_name(name: str) -> str:
+    """A keyword argument's config key: a double underscore for each dot (timing__shape)."""
+    return name.replace("__", ".")
 
 
-def _execute(config_path, overrides, out, resume_dir, progress):
+def _execute(config_path: str, keys: dict, out: str, resume_dir: str, progress: Optional[str],
+             on_evaluation: Optional[EvaluationCallback]) -> _core.RunOutcome:
     view = _progress.make(progress)
     try:
-        outcome = _core.run(config_path, overrides, out, resume_dir,
-                            view.update if view else None, view.log if view else None)
+        return _core.run(config_path, keys, out, resume_dir, view.update if view else None,
+                         view.log if view else None, on_evaluation)
     finally:
         if view:
             view.close()
-    return outcome
 
 
-def _load_weights(model, path):
+def _load_weights(model: Any, path: str) -> None:
     """The trained network's parameters and buffers (model.pt, written at each evaluation) into
     the user's module, in its own dtype."""
     trained = os.path.join(path, "model.pt")
@@ -40,23 +48,27 @@ def _load_weights(model, path):
         model.load_state_dict(state)
 
 
-def _finish(outcome, model):
-    """The Run of a finished call; None on an MPI rank other than 0."""
-    path = outcome["path"]
-    code = outcome["exit_code"]
+def _finish(outcome: _core.RunOutcome, model: Any) -> Optional[Run]:
+    """The Run of a finished call; None on an MPI rank other than 0. A run that stopped with an
+    error raises it once the module holds the weights of the run's last evaluation."""
+    path, error = outcome["path"], outcome["error"]
     if path and os.path.exists(os.path.join(path, "summary.json")):
         _load_weights(model, path)
-    raise_for(outcome)  # after the weights: an interrupted run's module holds its last evaluation
+    if error is not None and not isinstance(error, DivergedError):
+        raise error
     if not path:
         return None
     run = Run(path, model if not isinstance(model, (str, os.PathLike)) else None)
-    if code == 3:
+    if error is not None:
         warn_stopped(run)
     return run
 
 
-def train(model, train, test=None, *, algo=None, workers=None, epochs=None, out=None,
-          config=None, progress="auto", **keys):
+def train(model: Any, train: Any, test: Any = None, *, algo: Optional[str] = None,
+          workers: Optional[int] = None, epochs: Optional[float] = None,
+          out: Optional[PathLike] = None, config: Union[dict, PathLike, None] = None,
+          progress: Optional[str] = "auto",
+          on_evaluation: Optional[EvaluationCallback] = None, **keys: Any) -> Optional[Run]:
     """Trains `model` with a dsgd algorithm and returns the Run.
 
     model: an nn.Module (compiled with torch.jit.script; after training it holds the weights and
@@ -70,50 +82,50 @@ def train(model, train, test=None, *, algo=None, workers=None, epochs=None, out=
     out: the run folder (default runs/<timestamp>-<algo>, as the CLI's).
     progress: "auto" (a tqdm bar when tqdm is installed, else the CLI's lines), "bar", "lines",
         or None.
+    on_evaluation: called with each evaluation's metrics (a dict: epoch, updates, sim_time,
+        train_loss, test_loss, test_acc, ...; metrics.csv's row) as it is made, from the training
+        thread, which waits for it: log to TensorBoard or any tracker there
+        (examples/tensorboard_callback.py). An exception in it is reported, and the run goes on.
 
-    Raises ConfigError (a ValueError) for bad keys, values, models or data, before anything
-    runs; KeyboardInterrupt when Ctrl-C or SIGTERM stopped the run (it checkpointed first:
-    dsgd.resume(path) finishes it); DsgdError for anything else. A run that diverged or collapsed
-    returns with its status and a RunStoppedWarning.
+    Raises ConfigError (a ValueError) for bad keys, values and models, before anything runs, and
+    DataError (a ValueError) for data that cannot be read; RunInterrupted (a KeyboardInterrupt)
+    when Ctrl-C or SIGTERM stopped the run (it checkpointed first: dsgd.resume(path) finishes
+    it); DsgdError for anything else. A run that diverged or collapsed returns with its status
+    and a RunStoppedWarning.
     """
-    config_path, config_keys = "", {}
+    config_path = ""
+    key_values: dict = {}
     if isinstance(config, dict):
-        config_keys = dict(config)
+        key_values.update(config)
     elif config is not None:
         config_path = os.fspath(config)
-    named = {"algo": algo, "workers": workers, "epochs": epochs}
-    key_values = {**config_keys, **named, **{_keys.key_name(k): v for k, v in keys.items()}}
+    key_values.update({"algo": algo, "workers": workers, "epochs": epochs})
+    key_values.update({_key_name(k): v for k, v in keys.items()})
     for reserved in ("model", "dataset"):
         if reserved in key_values:
             raise ConfigError(f"'{reserved}' is train()'s own argument, not a key here",
                               f"pass it as train({'model' if reserved == 'model' else '..., train'}=...)")
-    overrides = _keys.overrides(key_values)
-    _check(overrides, config_path)
-    inputs = [f"model={_keys.toml_value(_inputs.model_path(model))}",
-              f"dataset={_keys.toml_value(_inputs.dataset_path(train, test))}"]
-    if out is None:
-        out = _core.default_run_path(algo or _default_algo(config_path, overrides))
-    outcome = _execute(config_path, inputs + overrides, os.fspath(out), "", progress)
+    # The keys' errors before the inputs are written (the model and the data are checked by the
+    # run itself): a bad key costs no TorchScript compilation and no hashing of the data.
+    _core.check_config(config_path, key_values)
+    key_values["model"] = _inputs.model_path(model)
+    key_values["dataset"] = _inputs.dataset_path(train, test)
+    outcome = _execute(config_path, key_values, os.fspath(out) if out else "", "", progress,
+                       on_evaluation)
     return _finish(outcome, model)
 
 
-def _default_algo(config_path, overrides):
-    """The algorithm the resolved config names (config.toml's first key, `algo = "..."`)."""
-    import re
-    toml = _core.check_config(config_path, overrides)["toml"]
-    return re.search(r'^algo = "([^"]*)"', toml, re.MULTILINE).group(1)
-
-
-def resume(path, model=None, *, progress="auto", **keys):
+def resume(path: PathLike, model: Any = None, *, progress: Optional[str] = "auto",
+           on_evaluation: Optional[EvaluationCallback] = None, **keys: Any) -> Optional[Run]:
     """Continues the run in `path` from its last checkpoint, exactly as `dsgd run --resume` does;
     keys that may change on resume (epochs, eval_every, threads, ...) as keyword arguments. With
     `model` (the module the run was started with), the trained weights are loaded into it."""
-    overrides = _keys.overrides({_keys.key_name(k): v for k, v in keys.items()})
-    outcome = _execute("", overrides, "", os.fspath(path), progress)
+    key_values = {_key_name(k): v for k, v in keys.items()}
+    outcome = _execute("", key_values, "", os.fspath(path), progress, on_evaluation)
     return _finish(outcome, model)
 
 
-def executable():
+def executable() -> str:
     """The dsgd command a sweep starts its runs with: beside this Python (a venv's bin/), on
     PATH, or the build tree's."""
     beside = os.path.join(os.path.dirname(sys.executable), "dsgd")
@@ -125,14 +137,14 @@ def executable():
                     "install dsgd with pip (it installs the command), or set DSGD_EXECUTABLE")
 
 
-def sweep(spec, *, jobs=1, out=None, threads=None):
+def sweep(spec: PathLike, *, jobs: int = 1, out: Optional[PathLike] = None,
+          threads: Optional[int] = None) -> str:
     """Runs every point of a sweep spec (docs/experiments.md) that is not finished, `jobs` at a
     time, each in a `dsgd run` process of its own; again, it continues. Returns the sweep folder.
     Raises KeyboardInterrupt when Ctrl-C stopped it (the runs checkpointed), DsgdError when a run
     failed."""
     result = _core.sweep(os.fspath(spec), os.fspath(out) if out else "", int(jobs),
                          int(threads or 0), executable())
-    raise_for(result)
     if result["interrupted_by"]:
         raise KeyboardInterrupt(f"the sweep in {result['path']} stopped; sweep() again continues")
     if result["failed"]:
@@ -141,8 +153,9 @@ def sweep(spec, *, jobs=1, out=None, threads=None):
     return result["path"]
 
 
-def report(*dirs, out=None, plots=True, target=None, cluster=None, cluster_file=None,
-           device=None):
+def report(*dirs: PathLike, out: Optional[PathLike] = None, plots: bool = True,
+           target: Optional[float] = None, cluster: Optional[str] = None,
+           cluster_file: Optional[PathLike] = None, device: Optional[str] = None) -> str:
     """Writes the markdown report of run or sweep folders (`dsgd report`); returns its path.
 
     cluster: re-time the synchronous runs on this named cluster (`dsgd list clusters`; docs/time.md),
@@ -152,20 +165,12 @@ def report(*dirs, out=None, plots=True, target=None, cluster=None, cluster_file=
     command = "dsgd.report(" + ", ".join(repr(os.fspath(d)) for d in dirs) + (
         f", cluster={cluster!r}" if cluster else "") + (
         f", device={device!r}" if device else "") + ")"
-    result = _core.report([os.fspath(d) for d in dirs], os.fspath(out) if out else "",
-                          bool(plots), float(target or 0.0), command, cluster or "",
-                          os.fspath(cluster_file) if cluster_file else "", device or "")
-    raise_for(result)
-    return result["path"]
+    return _core.report([os.fspath(d) for d in dirs], os.fspath(out) if out else "",
+                        bool(plots), float(target or 0.0), command, cluster or "",
+                        os.fspath(cluster_file) if cluster_file else "", device or "")
 
 
-def _run_folders(root):
-    for folder, _, files in os.walk(root):
-        if "metrics.csv" in files:
-            yield folder
-
-
-def _typed(label):
+def _typed(label: str) -> Union[int, float, str]:
     """A sweep label as the value it names: 4 for "4", 0.1 for "0.1", strings as they are."""
     for kind in (int, float):
         try:
@@ -175,66 +180,61 @@ def _typed(label):
     return label
 
 
-def load_runs(*dirs):
-    """Every run below `dirs` as one DataFrame: each run's metrics.csv rows with the run's folder
-    (`run`, relative to its root), its status and its main settings (algo, workers, model,
-    dataset) as columns; a sweep's runs also carry their labels (the sweep's dimensions)."""
-    import json
+def _run_name(folder: str, roots: list[str]) -> str:
+    """A run's folder relative to the root it was found under (its own name for a root itself)."""
+    for root in roots:
+        relative = os.path.relpath(folder, root)
+        if not relative.startswith(os.pardir):
+            return relative if relative != os.curdir else os.path.basename(os.path.abspath(root))
+    return folder
 
+
+def load_runs(*dirs: PathLike) -> pandas.DataFrame:
+    """Every run below `dirs`, found as `dsgd report` finds them, as one DataFrame: each run's
+    metrics.csv rows with its folder (`run`, relative to its root), its status and main settings
+    (algo, workers, model, dataset) as columns, and its labels: a sweep's dimensions, or for
+    loose runs their folder (`run`) and a seed folder's seed."""
     import pandas as pd
 
+    roots = [os.fspath(d) for d in dirs]
     frames = []
-    for root in dirs:
-        root = os.fspath(root)
-        labels_of = {}
-        sweep_json = os.path.join(root, "sweep.json")
-        if os.path.exists(sweep_json):
-            with open(sweep_json) as f:
-                for point in json.load(f)["points"]:
-                    labels_of[os.path.normpath(os.path.join(root, point["dir"]))] = dict(
-                        point["labels"])
-        for folder in _run_folders(root):
-            metrics = pd.read_csv(os.path.join(folder, "metrics.csv"))
-            summary = {}
-            if os.path.exists(os.path.join(folder, "summary.json")):
-                with open(os.path.join(folder, "summary.json")) as f:
-                    summary = json.load(f)
-            columns = {"run": os.path.relpath(folder, root) if folder != root else
-                       os.path.basename(os.path.abspath(root)),
-                       "status": summary.get("status")}
-            for key in ("algo", "workers", "model", "dataset"):
-                columns[key] = summary.get(key)
-            for name, value in labels_of.get(os.path.normpath(folder), {}).items():
-                columns[name] = _typed(value)
-            for name, value in reversed(list(columns.items())):
-                metrics.insert(0, name, value)
-            frames.append(metrics)
+    for found in _core.load_runs(roots):
+        metrics = metrics_frame(found)
+        summary = found["summary"] or {}
+        columns: dict = {"run": _run_name(found["dir"], roots), "status": found["status"]}
+        for key in ("algo", "workers", "model", "dataset"):
+            columns[key] = summary.get(key)
+        for name, value in found["labels"]:
+            columns[name] = value if name == "run" else _typed(value)
+        for name, value in reversed(list(columns.items())):
+            metrics.insert(0, name, value)
+        frames.append(metrics)
     if not frames:
-        raise ConfigError("no runs (folders with metrics.csv) below " + ", ".join(map(str, dirs)),
+        raise ConfigError("no started runs below " + ", ".join(roots),
                           "give run folders, folders of runs, or sweep folders")
     return pd.concat(frames, ignore_index=True)
 
 
-def _frame(rows, columns):
+def _frame(rows: list, columns: list[str]) -> pandas.DataFrame:
     import pandas as pd
     return pd.DataFrame(list(rows), columns=columns)
 
 
-def algorithms():
+def algorithms() -> pandas.DataFrame:
     """Every algorithm: name, family, description (`dsgd list algorithms`)."""
     return _frame(_core.algorithms(), ["name", "family", "description"])
 
 
-def models():
+def models() -> pandas.DataFrame:
     """The built-in models (`dsgd list models`); any nn.Module or TorchScript file trains too."""
     return _frame(_core.models(), ["name", "description"])
 
 
-def datasets():
+def datasets() -> pandas.DataFrame:
     """The named datasets (`dsgd list datasets`); tensors, Datasets and folders train too."""
     return _frame(_core.datasets(), ["name", "description"])
 
 
-def keys():
+def keys() -> pandas.DataFrame:
     """Every config key: key, type, default, help, and the algorithms it applies to."""
     return _frame(_core.keys(), ["key", "type", "default", "help", "applies_to"])

@@ -6,21 +6,24 @@ where it runs), write each model and data set once however many runs use them, a
 folder's config.toml naming files a later `dsgd run --resume` finds. The cache is $DSGD_CACHE, or
 ~/.cache/dsgd.
 """
+from __future__ import annotations
+
 import contextlib
 import copy
 import hashlib
 import io
 import os
-import tempfile
 import warnings
+from typing import Any, Iterator, Optional
 
 import torch
 
+from . import _core
 from ._errors import ConfigError
 
 
 @contextlib.contextmanager
-def quiet_torchscript():
+def quiet_torchscript() -> Iterator[None]:
     """TorchScript is how a Python model reaches dsgd's C++ engine; PyTorch 2.x warns (a
     FutureWarning) at every script, save and load that it is deprecated, which would only tell a
     user about dsgd's insides (docs/python.md says what it means for dsgd)."""
@@ -29,28 +32,20 @@ def quiet_torchscript():
         yield
 
 
-def cache_dir():
+def cache_dir() -> str:
     return os.environ.get("DSGD_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "dsgd")
 
 
-def _write_once(path, write):
-    """Writes `path` through a temporary file and a rename, unless it is there already."""
-    if os.path.exists(path):
-        return path
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".partial-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+def _write_once(path: str, content: bytes) -> str:
+    """Writes `path` with the engine's atomic write (core/atomic_file.h: a temporary file, fsync,
+    rename), unless it is there already."""
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        _core.write_file_atomically(path, content)
     return path
 
 
-def _script(module):
+def _script(module: torch.nn.Module) -> torch.jit.ScriptModule:
     """A float32 TorchScript copy of an nn.Module; the user's module is left as it is."""
     try:
         trainable = copy.deepcopy(module).float()
@@ -67,7 +62,7 @@ def _script(module):
             "BatchNorm in training mode)") from None
 
 
-def model_path(model):
+def model_path(model: Any) -> str:
     """The value of the `model` key for `model`: a built-in name or a path as given, or the cached
     TorchScript file of an nn.Module or ScriptModule."""
     if isinstance(model, (str, os.PathLike)):
@@ -86,21 +81,10 @@ def model_path(model):
     data = buffer.getvalue()
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     path = os.path.join(cache_dir(), "models", digest + ".pt")
-    return _write_once(path, lambda f: f.write(data))
+    return _write_once(path, data)
 
 
-def _available_bytes():
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
-
-
-def _from_dataset(dataset, which):
+def _from_dataset(dataset: Any, which: str) -> tuple[torch.Tensor, torch.Tensor]:
     """A map-style Dataset read into (images, labels) tensors, once, after checking that they fit
     in memory."""
     n = len(dataset)
@@ -112,8 +96,8 @@ def _from_dataset(dataset, which):
                           f"not {type(first).__name__}", "return (image, label) from __getitem__")
     image = torch.as_tensor(first[0]) if not isinstance(first[0], torch.Tensor) else first[0]
     need = image.numel() * image.element_size() * n
-    available = _available_bytes()
-    if available is not None and need > available // 2:
+    available = _core.available_memory_bytes()  # 0 where the system does not say
+    if available > 0 and need > available // 2:
         raise ConfigError(
             f"the {which} dataset would take {need / 2**30:.1f} GiB in memory as tensors "
             f"({n} images of {list(image.shape)} {image.dtype}), more than half of the "
@@ -129,7 +113,7 @@ def _from_dataset(dataset, which):
     return images, labels
 
 
-def _as_pair(data, which):
+def _as_pair(data: Any, which: str) -> tuple[torch.Tensor, torch.Tensor]:
     if isinstance(data, torch.utils.data.Dataset):
         return _from_dataset(data, which)
     if isinstance(data, (tuple, list)) and len(data) == 2:
@@ -141,7 +125,8 @@ def _as_pair(data, which):
                       "dsgd.datasets() lists the names")
 
 
-def _checked(images, labels, which):
+def _checked(images: torch.Tensor, labels: torch.Tensor,
+             which: str) -> tuple[torch.Tensor, torch.Tensor]:
     """Images [n, C, H, W] or [n, H, W] as uint8 or float32, labels int64 [n]."""
     images = images.detach().cpu()
     labels = labels.detach().cpu()
@@ -163,12 +148,12 @@ def _checked(images, labels, which):
     return images.contiguous(), labels.long().contiguous()
 
 
-def _digest(h, tensor):
+def _digest(h: Any, tensor: torch.Tensor) -> None:
     h.update(f"{tensor.dtype}{list(tensor.shape)}".encode())
     h.update(memoryview(tensor.numpy()).cast("B"))
 
 
-def dataset_path(train, test):
+def dataset_path(train: Any, test: Optional[Any]) -> str:
     """The value of the `dataset` key: a name or folder as given, or the cached tensor folder of
     in-memory data."""
     if isinstance(train, (str, os.PathLike)):
@@ -194,6 +179,9 @@ def dataset_path(train, test):
                           "resize one split to the other's size")
     folder = os.path.join(cache_dir(), "data", h.hexdigest())
     for which, (images, labels) in splits.items():
-        _write_once(os.path.join(folder, which + ".pt"),
-                    lambda f, x=images, y=labels: torch.save({"x": x, "y": y}, f))
+        path = os.path.join(folder, which + ".pt")
+        if not os.path.exists(path):
+            buffer = io.BytesIO()
+            torch.save({"x": images, "y": labels}, buffer)
+            _write_once(path, buffer.getvalue())
     return folder

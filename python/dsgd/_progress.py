@@ -1,26 +1,31 @@
 """How a run's progress shows in Python: a tqdm bar when tqdm is installed (tqdm.auto: a widget in
 a notebook), else the CLI's lines, written through Python's sys.stderr so that a notebook shows
 them too."""
+from __future__ import annotations
+
 import sys
+from typing import Any, Optional, Union
 
 
 class Lines:
-    def update(self, *_):
+    def update(self, updates: int, total: int, epoch: float, lr: float, loss: float,
+               accuracy: float) -> None:
         pass
 
-    def log(self, line):
+    def log(self, line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
 class Bar:
-    def __init__(self, tqdm):
+    def __init__(self, tqdm: Any) -> None:
         self._tqdm = tqdm
-        self._bar = None
+        self._bar: Any = None
 
-    def update(self, updates, total, epoch, lr, loss, accuracy):
+    def update(self, updates: int, total: int, epoch: float, lr: float, loss: float,
+               accuracy: float) -> None:
         if self._bar is None:
             self._bar = self._tqdm(total=total, unit="upd", dynamic_ncols=True)
         self._bar.n = updates
@@ -30,15 +35,15 @@ class Bar:
         self._bar.set_postfix(postfix, refresh=False)
         self._bar.refresh()
 
-    def log(self, line):
+    def log(self, line: str) -> None:
         (self._bar or self._tqdm).write(line, file=sys.stderr)
 
-    def close(self):
+    def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
 
 
-def make(progress):
+def make(progress: Union[str, bool, None]) -> Optional[Union[Bar, Lines]]:
     """progress: "auto" (a bar if tqdm is installed, else lines), "bar", "lines" or None."""
     if progress is None or progress is False:
         return None

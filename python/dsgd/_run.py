@@ -1,76 +1,96 @@
 """A finished (or stopped) run as Python sees it: its folder, its metrics as a pandas DataFrame,
-its summary as a dict, and the input normalisation it trained with."""
-import json
+its summary as a dict, and the input normalisation it trained with, each read by the engine's own
+code (the run folder reader of `dsgd report`, the normalisation of its data loader)."""
+from __future__ import annotations
+
+import math
 import os
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import torch
+from torch.utils import dlpack
+
+from . import _core
+
+if TYPE_CHECKING:
+    import pandas
+
+
+def metrics_frame(found: _core.RunFolder) -> pandas.DataFrame:
+    """A run's metrics (as the engine's reader found them) as a DataFrame in metrics.csv's column
+    order, typed as pandas.read_csv types the file dsgd wrote (it writes whole numbers without a
+    point): a column of whole numbers is int64, any other float64 (an empty cell is NaN)."""
+    import pandas as pd
+
+    columns: dict[str, Any] = {}
+    for name in found["columns"]:
+        values = found["metrics"][name]
+        whole = all(math.isfinite(v) and v == int(v) for v in values)
+        columns[name] = pd.Series(values, dtype="int64" if whole and values else "float64")
+    return pd.DataFrame(columns)
 
 
 class Run:
     """One run folder. `metrics` and `summary` read the folder each time, so a Run of a run that
     goes on elsewhere (a resume, a campaign) shows its latest rows."""
 
-    def __init__(self, path, model=None):
+    def __init__(self, path: Union[str, "os.PathLike[str]"], model: Any = None) -> None:
         self.path = os.fspath(path)
         #: The nn.Module or ScriptModule the run trained, holding the weights and BatchNorm
         #: statistics its final evaluation used; None for a built-in model or a path.
         self.model = model
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         s = self.summary
         return (f"Run({self.path!r}: {s.get('algo')} x{s.get('workers')}, status {self.status}, "
                 f"final test accuracy {s.get('final_test_acc', float('nan')):.4f})")
 
     @property
-    def summary(self):
+    def summary(self) -> dict[str, Any]:
         """summary.json: status, final and best accuracy, counts, times, normalisation."""
-        with open(os.path.join(self.path, "summary.json")) as f:
-            return json.load(f)
+        summary = _core.read_run(self.path)["summary"]
+        if summary is None:
+            raise FileNotFoundError(f"{self.path} has no summary.json: the run has not evaluated "
+                                    f"yet, or this is not a run folder")
+        return summary
 
     @property
-    def status(self):
+    def status(self) -> Optional[str]:
         return self.summary.get("status")
 
     @property
-    def metrics(self):
-        """metrics.csv as a DataFrame: one row per evaluation, the same columns."""
-        import pandas as pd
-        return pd.read_csv(os.path.join(self.path, "metrics.csv"))
+    def metrics(self) -> pandas.DataFrame:
+        """metrics.csv as a DataFrame: one row per evaluation, the same columns (an empty cell,
+        a column this kind of run does not fill, is NaN)."""
+        return metrics_frame(_core.read_run(self.path))
 
     @property
-    def config(self):
+    def config(self) -> str:
         """The resolved config, as config.toml holds it (text)."""
         with open(os.path.join(self.path, "config.toml")) as f:
             return f.read()
 
     @property
-    def normalization(self):
+    def normalization(self) -> tuple[list[float], list[float], float]:
         """(mean, std, unit): every input was fed as (x / unit - mean) / std per channel, unit
         being 255 for uint8 images and 1 for float ones."""
         n = self.summary["normalization"]
         return n["mean"], n["std"], n["unit"]
 
-    def normalize(self, images):
-        """`images` as the run fed them to the network: the same float32 arithmetic, so that an
-        evaluation in Python gives the run's logits."""
+    def normalize(self, images: Any) -> torch.Tensor:
+        """`images` ([n, C, H, W] or [n, H, W], uint8 or float32) as the run fed them to the
+        network, by the engine's own normalisation: an evaluation in Python gives the run's
+        logits."""
         mean, std, _ = self.normalization
         images = torch.as_tensor(images)
         if images.dim() == 3:
             images = images.unsqueeze(1)
-        channels = images.shape[1]
-        mean = mean * channels if len(mean) == 1 else mean
-        std = std * channels if len(std) == 1 else std
-        unit = 255.0 if images.dtype == torch.uint8 else 1.0
-        # (x / unit − mean) / std folded into x * scale − shift, each factor rounded to float32
-        # from double as dsgd does (data/worker_stream.cpp).
-        scale = torch.tensor([1.0 / (unit * float(s)) for s in std], dtype=torch.float64)
-        shift = torch.tensor([float(m) / float(s) for m, s in zip(mean, std)],
-                             dtype=torch.float64)
-        scale = scale.float().view(1, channels, 1, 1)
-        shift = shift.float().view(1, channels, 1, 1)
-        return images.to(torch.float32).contiguous().mul_(scale).sub_(shift)
+        if images.is_floating_point():
+            images = images.float()
+        normalized = _core.normalize(dlpack.to_dlpack(images.contiguous()), list(mean), list(std))
+        return dlpack.from_dlpack(normalized)
 
-    def trained_module(self):
+    def trained_module(self) -> Optional[torch.jit.ScriptModule]:
         """The trained network as a ScriptModule (model.pt), for a model given as TorchScript or
         nn.Module; None for a built-in model."""
         from ._inputs import quiet_torchscript

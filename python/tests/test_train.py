@@ -4,6 +4,7 @@ are ValueErrors that name them; the process is left as it was found."""
 import os
 import signal
 import subprocess
+import sys
 import warnings
 
 import pandas as pd
@@ -57,6 +58,48 @@ def test_a_misspelt_key_is_a_value_error_naming_it_and_the_closest_key():
     assert not os.path.exists("runs")  # nothing was written
     with pytest.raises(dsgd.ConfigError, match="timing.shape"):
         dsgd.train("lenet5-bn", "fashion-mnist", config={"timing.shape": -1}, progress=None)
+
+
+def test_a_cpp_data_error_arrives_as_dsgd_data_error(tmp_path):
+    with pytest.raises(dsgd.DataError, match="dataset folder not found") as error:
+        dsgd.train("lenet5-bn", "fashion-mnist", data_dir=str(tmp_path / "missing"),
+                   epochs=0.1, progress=None, out="no-data")
+    assert isinstance(error.value, ValueError) and not isinstance(error.value, dsgd.ConfigError)
+    assert error.value.exit_code == 2 and error.value.hint  # the CLI's code and hint
+
+
+def test_config_values_cross_as_python_values():
+    """Keys cross as a dict into the C++ codec: types are its to check, and what a Python value
+    cannot be says which key holds it."""
+    with pytest.raises(dsgd.ConfigError, match="lr"):
+        dsgd.train("lenet5-bn", "fashion-mnist", lr="fast", progress=None)
+    with pytest.raises(TypeError, match="timing.speeds"):
+        dsgd.train("lenet5-bn", "fashion-mnist", config={"timing": {"speeds": [1.0, object()]}},
+                   progress=None)
+    assert not os.path.exists("runs")
+
+
+def test_on_evaluation_gets_each_metrics_row_as_it_is_made(monkeypatch):
+    train, test = fashion_mnist(2048, 512)
+    rows = []
+    run = dsgd.train(SmallCnn(), train, test, algo="ssgd", workers=2, epochs=0.5,
+                     eval_every=0.125, progress=None, on_evaluation=rows.append,
+                     config={"timing": {"shape": 10.0}})
+    metrics = run.metrics
+    assert len(rows) == len(metrics) == 4
+    for row, (_, expected) in zip(rows, metrics.iterrows()):
+        for column in ("epoch", "updates", "sim_time", "train_loss", "test_acc"):
+            # metrics.csv keeps six significant digits; the callback gets the double.
+            assert row[column] == pytest.approx(expected[column], rel=1e-5)
+    # A callback that fails is reported (Python's unraisable hook), and the run goes on.
+    def broken(row):
+        raise RuntimeError("tracker down")
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+    again = dsgd.train(SmallCnn(), train, test, algo="sgd", epochs=0.25, eval_every=0.125,
+                       progress=None, on_evaluation=broken)
+    assert again.status == "ok" and len(again.metrics) == 2
+    assert len(reported) == 2 and "tracker down" in str(reported[0].exc_value)
 
 
 def test_wrong_shapes_name_both_shapes():
@@ -165,3 +208,19 @@ def test_a_cluster_counts_seconds_and_the_report_re_times_sync_runs():
         dsgd.report("async", plots=False, cluster="flat-25g")
     with pytest.raises(dsgd.ConfigError, match="unknown device 'a100'"):
         dsgd.report("plain", plots=False, cluster="flat-25g", device="a100")
+
+
+def test_the_tensorboard_callback_example_runs():
+    """examples/tensorboard_callback.py: TensorBoard's SummaryWriter when installed, else printed
+    rows; either way one record per evaluation (four), then the run's final accuracy."""
+    example = os.path.join(os.environ["DSGD_SOURCE_DIR"], "examples", "tensorboard_callback.py")
+    result = subprocess.run([sys.executable, example, "0.25"], capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "final test accuracy" in result.stdout
+    try:
+        import torch.utils.tensorboard  # noqa: F401
+        events = [f for f in os.listdir("runs/tensorboard") if f.startswith("events.out")]
+        assert events
+    except ImportError:
+        assert result.stdout.count("'test_acc'") == 4

@@ -1,128 +1,21 @@
-// Reading runs and grouping them into configurations; see run_results.h.
+// Finding the runs below the folders given and grouping them into configurations; see
+// run_results.h (one run's folder is read in run_result.cpp).
 #include "experiment/run_results.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <regex>
-#include <set>
-#include <sstream>
 
 #include "core/errors.h"
-#include "train/config.h"
 
 namespace dsgd {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> split(const std::string& line, char separator) {
-  std::vector<std::string> parts;
-  std::stringstream in(line);
-  std::string part;
-  while (std::getline(in, part, separator)) parts.push_back(part);
-  if (!line.empty() && line.back() == separator) parts.emplace_back();
-  return parts;
-}
-
-// metrics.csv by column; an empty cell (a column this kind of run does not fill) is NaN.
-std::map<std::string, std::vector<double>> read_metrics(const fs::path& file) {
-  std::map<std::string, std::vector<double>> columns;
-  std::ifstream in(file);
-  std::string line;
-  if (!std::getline(in, line)) return columns;
-  const std::vector<std::string> header = split(line, ',');
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    const std::vector<std::string> cells = split(line, ',');
-    for (size_t i = 0; i < header.size(); ++i) {
-      double value = std::numeric_limits<double>::quiet_NaN();
-      if (i < cells.size() && !cells[i].empty()) {
-        try {
-          value = std::stod(cells[i]);
-        } catch (const std::exception&) {
-          // A damaged cell: leave it out of the plots rather than refuse the report.
-        }
-      }
-      columns[header[i]].push_back(value);
-    }
-  }
-  return columns;
-}
-
-// How the run computed: summary.json's compute record, or for runs from before it, the format
-// keys of its config.toml (which holds them resolved), read as a run reads its config.
-void read_compute(const fs::path& dir, const nlohmann::json& summary, RunResult& run) {
-  std::string memory_format, precision;
-  if (summary.contains("compute") && summary["compute"].is_object()) {
-    const nlohmann::json& c = summary["compute"];
-    memory_format = c.value("memory_format", "");
-    precision = c.value("precision", "");
-    run.step_seconds = c.value("step_seconds", 0.0);
-    run.cpu = c.value("cpu", "");
-  } else if (fs::exists(dir / "config.toml")) {
-    try {
-      const RunConfig config = load_config((dir / "config.toml").string(), {});
-      memory_format = config.memory_format;
-      precision = config.precision;
-    } catch (const ConfigError&) {
-      return;  // a config of keys this dsgd no longer has: the format stays unknown ("?")
-    }
-  }
-  if (memory_format.empty() || precision.empty()) return;
-  run.compute_format = memory_format + ", " + precision;
-}
-
-// The mean test accuracy of a run's last `count` evaluations (rows without one skipped); its final
-// accuracy when the metrics have none.
-double mean_of_last_evaluations(const RunResult& run, size_t count) {
-  auto it = run.metrics.find("test_acc");
-  if (it == run.metrics.end()) return run.final_acc;
-  double sum = 0.0;
-  size_t n = 0;
-  for (auto v = it->second.rbegin(); v != it->second.rend() && n < count; ++v) {
-    if (std::isnan(*v)) continue;
-    sum += *v;
-    ++n;
-  }
-  return n == 0 ? run.final_acc : sum / static_cast<double>(n);
-}
-
-RunResult read_run(const fs::path& dir, Labels labels) {
-  RunResult run;
-  run.dir = dir.string();
-  run.labels = std::move(labels);
-  std::ifstream in(dir / "summary.json");
-  if (!in) return run;
-  nlohmann::json summary;
-  try {
-    summary = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(
-        fmt::format("'{}' is not valid JSON: {}", (dir / "summary.json").string(), e.what()),
-        "the run's summary is damaged; rerun it or leave its folder out");
-  }
-  run.status = summary.value("status", "");
-  run.final_acc = summary.value("final_test_acc", 0.0);
-  run.best_acc = summary.value("best_test_acc", 0.0);
-  run.wall_time = summary.value("wall_time", 0.0);
-  run.epochs = summary.value("epochs", 0.0);
-  run.staleness_histogram = summary.value("staleness_histogram", std::vector<double>{});
-  if (summary.contains("traffic")) {
-    for (const auto& [key, value] : summary["traffic"].items()) {
-      if (value.is_number()) run.traffic[key] = value.get<double>();
-    }
-  }
-  run.metrics = read_metrics(dir / "metrics.csv");
-  run.last_five_acc = mean_of_last_evaluations(run, 5);
-  read_compute(dir, summary, run);
-  return run;
-}
 
 void add_to(std::vector<Configuration>& configurations, RunResult run) {
   Labels key;
@@ -190,7 +83,8 @@ void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& ex
     for (const auto& pair : point.at("labels")) {
       labels.emplace_back(pair.at(0).get<std::string>(), pair.at(1).get<std::string>());
     }
-    add_to(experiment.configurations, read_run(dir / point.at("dir").get<std::string>(), labels));
+    add_to(experiment.configurations,
+           read_run((dir / point.at("dir").get<std::string>()).string(), labels));
   }
 }
 
@@ -228,7 +122,7 @@ void load_loose_runs(const fs::path& dir, Experiment& experiment) {
     } else {
       labels = {{"run", name.string()}};
     }
-    add_to(experiment.configurations, read_run(run_dir, labels));
+    add_to(experiment.configurations, read_run(run_dir.string(), labels));
   }
 }
 
@@ -257,60 +151,6 @@ Experiment load_experiment(const std::vector<std::string>& dirs) {
     c.queued = static_cast<int>(queued);
   }
   return experiment;
-}
-
-SeedStats seed_stats(const std::vector<double>& values) {
-  SeedStats stats;
-  stats.n = static_cast<int>(values.size());
-  if (values.empty()) return stats;
-  double sum = 0.0;
-  for (double v : values) sum += v;
-  stats.mean = sum / stats.n;
-  if (stats.n > 1) {
-    double squares = 0.0;
-    for (double v : values) squares += (v - stats.mean) * (v - stats.mean);
-    stats.std = std::sqrt(squares / (stats.n - 1));
-  }
-  return stats;
-}
-
-std::optional<Reached> time_to_target(const RunResult& run, double target) {
-  auto column = [&run](const char* name) -> const std::vector<double>* {
-    auto it = run.metrics.find(name);
-    return it == run.metrics.end() ? nullptr : &it->second;
-  };
-  const auto* acc = column("test_acc");
-  const auto* epoch = column("epoch");
-  const auto* updates = column("updates");
-  const auto* sim_time = column("sim_time");
-  if (acc == nullptr || epoch == nullptr || updates == nullptr || sim_time == nullptr) {
-    return std::nullopt;
-  }
-  const auto* seconds = column("seconds");
-  for (size_t i = 0; i < acc->size(); ++i) {
-    if ((*acc)[i] >= target) {
-      Reached reached{(*epoch)[i], (*updates)[i], (*sim_time)[i], std::nullopt};
-      if (seconds != nullptr && i < seconds->size()) reached.seconds = (*seconds)[i];
-      return reached;
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<double> last_metric(const RunResult& run, const std::string& column) {
-  auto it = run.metrics.find(column);
-  if (it == run.metrics.end()) return std::nullopt;
-  for (auto v = it->second.rbegin(); v != it->second.rend(); ++v) {
-    if (!std::isnan(*v)) return *v;
-  }
-  return std::nullopt;
-}
-
-std::string label_of(const Labels& labels, const std::string& dimension) {
-  for (const auto& [name, value] : labels) {
-    if (name == dimension) return value;
-  }
-  return "";
 }
 
 }  // namespace dsgd

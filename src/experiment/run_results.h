@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,9 +35,17 @@ struct RunResult {
   std::string compute_format;
   double step_seconds = 0.0;  // 0: not measured (runs from before step timing)
   std::string cpu;
-  // metrics.csv by column: one value per evaluation.
+  // metrics.csv by column: one value per evaluation; its header's order.
   std::map<std::string, std::vector<double>> metrics;
+  std::vector<std::string> metric_columns;
+  // summary.json as the run wrote it (null where it has none yet).
+  nlohmann::json summary;
 };
+
+// The run in `folder` (summary.json, metrics.csv, its compute format), with the given labels. A
+// folder without summary.json is a run not started: an empty status and no metrics. Throws
+// ConfigError when its summary.json is damaged.
+RunResult read_run(const std::string& folder, Labels labels);
 
 // A configuration: the runs with the same labels apart from the seed.
 struct Configuration {

@@ -62,6 +62,12 @@ void Progress::update(int64_t updates, double epoch, double lr, double train_los
   line_open_ = true;
 }
 
+void Progress::evaluation(const std::map<std::string, double>& row) {
+  if (const auto front_end = observer(); front_end && front_end->evaluation) {
+    front_end->evaluation(row);
+  }
+}
+
 void Progress::log(const std::string& line) {
   if (const auto front_end = observer(); front_end && front_end->log) {
     front_end->log(line);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -11,12 +12,15 @@ namespace dsgd {
 
 // Where progress goes instead of stderr, for a front end that draws it itself (the Python
 // module's tqdm bar, or its lines in a notebook): the live state at most a few times a second,
-// and every log line. One for the process, set while a run is going (nullptr: stderr).
+// and every log line; and, for a front end that records runs (a user's tracker), each
+// evaluation's metrics row as metrics.csv gets it. One for the process, set while a run is going
+// (nullptr: stderr). Each is called from the training thread, which waits for it to return.
 struct ProgressObserver {
   std::function<void(int64_t updates, int64_t total, double epoch, double lr, double train_loss,
                      double accuracy)>
       update;  // accuracy < 0: none yet
   std::function<void(const std::string& line)> log;
+  std::function<void(const std::map<std::string, double>& row)> evaluation;
 };
 void set_progress_observer(std::shared_ptr<const ProgressObserver> observer);
 
@@ -29,6 +33,8 @@ class Progress {
   void set_accuracy(double accuracy) { accuracy_ = accuracy; }
   // Always printed, as its own line.
   void log(const std::string& line);
+  // An evaluation's metrics row, for the observer that records them (nothing without one).
+  void evaluation(const std::map<std::string, double>& row);
   void finish();
 
  private:
