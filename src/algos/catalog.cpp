@@ -14,16 +14,18 @@ const std::vector<AlgorithmInfo>& algorithm_catalog() {
          AlgorithmFamily::kSingle,
          "single-worker SGD with momentum, Nesterov and weight decay (the baseline)",
          {},
-         {}},
+         {},
+         nullptr,
+         nullptr},
     };
     for (const auto& a : async_algorithms()) {
-      all.push_back({a.name, AlgorithmFamily::kAsync, a.description, a.options, {}});
+      all.push_back({a.name, AlgorithmFamily::kAsync, a.description, a.options, {}, &a, nullptr});
     }
     for (const auto& a : sync_algorithms()) {
       auto check = [&a](const OptionValues& values, int64_t workers, bool mpi) {
         sync_plan(a, values, {workers, mpi});
       };
-      all.push_back({a.name, AlgorithmFamily::kSync, a.description, a.options, check});
+      all.push_back({a.name, AlgorithmFamily::kSync, a.description, a.options, check, nullptr, &a});
     }
     return all;
   }();

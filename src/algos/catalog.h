@@ -1,6 +1,7 @@
-// Every algorithm a run can name, with its family and its own config keys, so that config
-// validation, `dsgd list` and the run dispatcher agree on one list. Async rules and sync plans
-// come from their own registries; this is the one place that joins them.
+// Every algorithm a run can name, with its family, its own config keys and its entry in its
+// family's registry, so that config validation, `dsgd list` and the engines agree on one list.
+// Async rules and sync plans come from their own registries; this is the one place that joins
+// them: a run resolves its name here once (run/run_plan.h), and the engines take the entry.
 #pragma once
 
 #include <functional>
@@ -13,6 +14,9 @@ namespace dsgd {
 
 enum class AlgorithmFamily { kSingle, kAsync, kSync };
 
+struct AsyncAlgorithm;  // algos/async_rule.h
+struct SyncAlgorithm;   // algos/sync_algorithm.h
+
 struct AlgorithmInfo {
   std::string name;
   AlgorithmFamily family;
@@ -21,6 +25,9 @@ struct AlgorithmInfo {
   // Checks the resolved options against the run's shape (workers, whether it runs on MPI);
   // throws ConfigError naming the keys. Empty: nothing beyond each key's own range.
   std::function<void(const OptionValues&, int64_t workers, bool mpi)> check;
+  // The family registry's entry: the asynchronous rule or the synchronous plan (null for sgd).
+  const AsyncAlgorithm* async = nullptr;
+  const SyncAlgorithm* sync = nullptr;
 };
 
 const std::vector<AlgorithmInfo>& algorithm_catalog();

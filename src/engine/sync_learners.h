@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "algos/sync_algorithm.h"
 #include "algos/sync_round.h"
 #include "train/training.h"
 
@@ -21,9 +22,10 @@ inline double ring_allreduce_bytes(int64_t n, int64_t bytes) {
                       static_cast<double>(bytes);
 }
 
-// The algorithm's plan (for `steps_per_epoch` rounds an epoch, with the config's bn_policy) and
-// the learners' optimizer, from the config.
-SyncPlan sync_plan(const RunConfig& config, int64_t steps_per_epoch);
+// The run's synchronous algorithm's plan (for `steps_per_epoch` rounds an epoch, with the config's
+// options and bn_policy), and the learners' optimizer, from the config.
+SyncPlan sync_plan(const SyncAlgorithm& algorithm, const RunConfig& config,
+                   int64_t steps_per_epoch);
 SgdOptions sgd_options(const RunConfig& config);
 
 // The simulated price of an all-reduce at `level` of `plan`: the level's own (α, β), else the

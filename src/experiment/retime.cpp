@@ -8,6 +8,7 @@
 #include "algos/catalog.h"
 #include "core/errors.h"
 #include "engine/sync_learners.h"
+#include "run/run_plan.h"
 #include "train/cluster.h"
 #include "train/config.h"
 
@@ -32,7 +33,8 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
       run.metrics.count("seconds") != 0) {
     return;  // made on this cluster: its own clock is already the answer
   }
-  const AlgorithmInfo& algo = find_algorithm(config.algo);
+  const RunPlan run_plan = plan_run(config);
+  const AlgorithmInfo& algo = *run_plan.algorithm;
   if (algo.family == AlgorithmFamily::kAsync) {
     throw ConfigError(
         fmt::format("run '{}' is asynchronous ({}): the order its workers' messages arrive in "
@@ -56,7 +58,7 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
   shape.measured_step_seconds = run.step_seconds;
   int64_t levels = 1;
   if (algo.family == AlgorithmFamily::kSync) {
-    const SyncPlan plan = sync_plan(config, /*steps_per_epoch=*/1);
+    const SyncPlan plan = sync_plan(*algo.sync, config, /*steps_per_epoch=*/1);
     levels = static_cast<int64_t>(plan.levels.size());
     if (levels > 2) {
       throw ConfigError(fmt::format("run '{}' averages on {} levels; re-timing prices two (groups "

@@ -108,7 +108,7 @@ RunPlan plan_run(const RunConfig& config) {
   if (plan.family == AlgorithmFamily::kSync) {
     // The innermost level's groups, where there is more than one level: what a cluster prices on
     // the link inside a host when they fit in one.
-    const SyncPlan sync = sync_plan(config, /*steps_per_epoch=*/1);
+    const SyncPlan sync = sync_plan(*plan.algorithm->sync, config, /*steps_per_epoch=*/1);
     if (sync.levels.size() >= 2) plan.shape.group_size = sync.levels.front().group_size;
   }
   plan.build_simulator = entry.build_simulator;
@@ -127,7 +127,7 @@ MemoryEstimate estimate_memory(const RunPlan& plan, const TrainingContext& conte
     estimate.dataset += static_cast<int64_t>(split->images.nbytes() + split->labels.nbytes());
   }
   if (plan.family == AlgorithmFamily::kAsync) {
-    const AsyncAlgorithm& algorithm = find_async_algorithm(c.algo);
+    const AsyncAlgorithm& algorithm = *plan.algorithm->async;
     const AsyncOptions options = async_options(c);
     const int64_t shards = plan.mpi ? c.servers : 1;
     const bool server_rank = !plan.mpi || rank < c.servers;

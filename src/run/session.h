@@ -66,6 +66,7 @@ class Session : public Training {
   void set_watch_signals(bool watch) { watch_signals_ = watch; }
 
   const RunPlan& plan() const { return plan_; }
+  const AlgorithmInfo& algorithm() const override { return *plan_.algorithm; }
 
   // Training.
   TrainingContext& context() override { return context_; }

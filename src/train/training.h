@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "algos/catalog.h"
 #include "core/checkpoint.h"
 #include "train/training_context.h"
 
@@ -33,6 +34,9 @@ class Training {
 
   virtual TrainingContext& context() = 0;
   virtual const TrainingContext& context() const = 0;
+  // The run's algorithm, resolved once from its config's name (run/run_plan.h): its catalog
+  // entry, with the asynchronous rule or synchronous plan the engine runs.
+  virtual const AlgorithmInfo& algorithm() const = 0;
 
   // Updates already done, and the time reached: 0, or where a resumed run continues.
   virtual int64_t updates_done() const = 0;

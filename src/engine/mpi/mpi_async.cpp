@@ -26,7 +26,7 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
     return rank < shards ? fmt::format("server shard {} (rank {})", rank, rank)
                          : fmt::format("worker {} (rank {})", rank - shards, rank);
   });
-  const AsyncAlgorithm& algorithm = find_async_algorithm(c.algo);
+  const AsyncAlgorithm& algorithm = *training_.algorithm().async;
   check_server_shards(algorithm, shards_);
   AsyncOptions options = async_options(c);
   steps_ = local_steps_per_worker(c);

@@ -67,7 +67,7 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
   world_.watchdog().watch(c.mpi_hang_timeout,
                           [](int rank) { return fmt::format("learner {} (rank {})", rank, rank); });
   State& s = *state_;
-  s.plan = sync_plan(c, training_.context().updates_per_epoch());
+  s.plan = sync_plan(*training_.algorithm().sync, c, training_.context().updates_per_epoch());
   s.communicator = std::make_unique<MpiCommunicator>(
       world_, s.plan.group_sizes(), s.plan.groups_follow_hosts, training_.context().device());
   s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());

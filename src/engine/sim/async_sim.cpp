@@ -73,7 +73,7 @@ AsyncSimulator::Simulator(Training& training)
   const RunConfig& config = training_.config();
   State& s = *state_;
   s.workers = config.workers;
-  const AsyncAlgorithm& algorithm = find_async_algorithm(config.algo);
+  const AsyncAlgorithm& algorithm = *training_.algorithm().async;
   check_server_shards(algorithm, config.servers);
   AsyncOptions options = async_options(config);
   torch::Tensor theta0 = training_.model().params().detach().clone();

@@ -37,7 +37,7 @@ SyncSimulator::Simulator(Training& training)
     : training_(training), state_(std::make_unique<State>()) {
   const RunConfig& c = training_.config();
   State& s = *state_;
-  s.plan = sync_plan(c, training_.context().updates_per_epoch());
+  s.plan = sync_plan(*training_.algorithm().sync, c, training_.context().updates_per_epoch());
   s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_sizes());
   s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
   s.timing = std::make_unique<TimingModel>(c, c.workers);
