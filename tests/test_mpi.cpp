@@ -81,7 +81,7 @@ TEST(Mpi, AsyncOneWorkerIsTheSimulator) {
               0.0);
     // The gap aside: the simulator measures DANA-Slim's at the actual parameters Θ + γΣv_j,
     // which on MPI live on the workers, so the MPI server reports Θ_now − Θ_sent
-    // (docs/design.md).
+    // (docs/design/algorithms.md).
     EXPECT_EQ(without_columns(read_csv(mpi / "metrics.csv"), {"wall_time", "sim_time", "gap_rms"}),
               without_columns(read_csv(sim / "metrics.csv"), {"wall_time", "sim_time", "gap_rms"}));
     fs::remove_all(mpi);
@@ -508,7 +508,9 @@ TEST(Mpi, StoppedWorkerRankEndsTheJobWithinTheTimeoutAndResumes) {
     const Clock::time_point stopped = Clock::now();
     ::kill(rank_pid(run.string(), 2), SIGSTOP);
     EXPECT_EQ(background.exit_code(), 4) << background.output();
-    EXPECT_LT(seconds_since(stopped), 4 + 6);
+    // Within the timeout and the job's teardown, not forever: on two loaded cores (four ranks
+    // beside other tests) tearing the job down has taken up to 7.4 s.
+    EXPECT_LT(seconds_since(stopped), 4 + 16);
     std::string output = background.output();
     EXPECT_NE(output.find("worker 1 (rank 2) stopped answering"), std::string::npos) << output;
     EXPECT_NE(output.find("continue with `mpirun -n 4 dsgd run --resume"), std::string::npos)

@@ -15,12 +15,12 @@
 #include <iostream>
 #include <thread>
 
+#include "core/error_report.h"
 #include "core/errors.h"
-#include "core/interrupt.h"
 #include "engine/mpi/mpi_world.h"
-#include "run/host_limits.h"
-#include "run/session.h"
-#include "train/local_steps.h"
+#include "run/launch.h"
+#include "run/run_folder.h"
+#include "train/compute_plan.h"
 
 namespace dsgd {
 namespace {
@@ -41,7 +41,7 @@ void agreed(MpiWorld& world, Step step) {
 // Every rank on a host sharing its cores, as torchrun does: N ranks on C cores take C/N threads
 // each, not C (which oversubscribed the README's 9-rank example 9 times over).
 int64_t rank_threads(MpiWorld& world, int host_ranks, const RunConfig& config) {
-  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t cores = this_machine(config.cores).cores;
   const int64_t threads = std::max<int64_t>(1, cores / host_ranks);
   if (world.rank() == 0) {
     std::cerr << (config.threads > 0
@@ -66,85 +66,77 @@ int world_rank() {
   return rank;
 }
 
-std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool resume) {
-  InterruptScope interrupts;
-  MpiWorld world;
-  const bool root = world.rank() == 0;
-  RunConfig shared = config;
-  shared.data_dir.clear();  // a per-host path: ranks on other hosts may keep data elsewhere
-  world.check_same(to_toml(shared), "config");
+namespace {
 
-  // A collective call: made by every rank before any step that may fail on one of them.
-  const MpiWorld::HostRanks host = world.ranks_on_host();
-  const int host_ranks = host.size;
-  // Each rank of a host takes its own GPU while there are enough (local rank mod GPUs).
-  const HostShare share{rank_threads(world, host_ranks, config), host.rank};
+// Every rank of the job runs the same steps; rank 0 owns the run folder and the log.
+class MpiLaunch : public LaunchSteps {
+ public:
+  explicit MpiLaunch(const RunConfig& config) : root_(world_.rank() == 0) {
+    RunConfig shared = config;
+    shared.data_dir.clear();  // a per-host path: ranks on other hosts may keep data elsewhere
+    world_.check_same(to_toml(shared), "config");
+    // A collective call: made by every rank before any step that may fail on one of them.
+    const MpiWorld::HostRanks host = world_.ranks_on_host();
+    host_ranks_ = host.size;
+    // Each rank of a host takes its own GPU while there are enough (local rank mod GPUs).
+    share_ = HostShare{rank_threads(world_, host_ranks_, config), host.rank};
+  }
 
-  std::unique_ptr<Session> session;
-  agreed(world, [&] {
-    check_resource_keys(config, host_limits());  // each host's own, before any thread
-    session = std::make_unique<Session>(config, share);
-    session->set_reporting(root);
+  bool root() const override { return root_; }
+  void together(const std::function<void()>& step) override { agreed(world_, step); }
+  std::unique_ptr<Session> make_session(const RunConfig& config) override {
+    auto session = std::make_unique<Session>(config, share_);
+    session->set_reporting(root_);
     session->set_watch_signals(false);  // the engine's agreed stop only
     const RunPlan& plan = session->plan();
-    if (world.size() != plan.ranks) {
+    if (world_.size() != plan.ranks) {
       throw ConfigError(
           fmt::format("algo = \"{}\" with workers = {} needs {} MPI ranks ({}), "
                       "but this job has {}",
-                      config.algo, config.workers, plan.ranks, plan.ranks_are, world.size()),
+                      config.algo, config.workers, plan.ranks, plan.ranks_are, world_.size()),
           fmt::format("launch with mpirun -n {}", plan.ranks));
     }
-    session->check_memory(world.rank(), host_ranks);
-  });
+    session->check_memory(world_.rank(), host_ranks_);
+    return session;
+  }
   // Engines set up communicators (collective calls): only once every rank has its session.
-  std::unique_ptr<Engine> engine;
-  agreed(world, [&] { engine = session->plan().build_mpi(*session, world); });
-  if (root) std::cerr << session->context().compute_format_note();
-  if (root && session->plan().family == AlgorithmFamily::kAsync) {
-    std::cerr << describe_local_steps(config);
+  std::unique_ptr<Engine> build_engine(Session& session) override {
+    return session.plan().build_mpi(session, world_);
+  }
+  std::string compute_note(const Session&) const override { return ""; }  // rank_threads's
+  std::string from_root(const std::string& value) override { return world_.broadcast(value); }
+  std::string folder_note() const override { return fmt::format(" ({} MPI ranks)", world_.size()); }
+  void train(Session& session, Engine& engine, const std::string& path) override {
+    std::exception_ptr stopped;
+    try {
+      session.run(engine);
+    } catch (const InterruptedError&) {
+      stopped = std::current_exception();
+    } catch (...) {
+      const ErrorReport error = report_error(std::current_exception());
+      std::cerr << "dsgd: error on rank " << world_.rank() << ": " << error.message << "\n";
+      if (!error.hint.empty()) std::cerr << "  hint: " << error.hint << "\n";
+      if (root_ && std::filesystem::exists(checkpoint_file(path))) {
+        std::cerr << "  the run folder keeps its last checkpoint: continue with `"
+                  << session.launch_prefix() << "dsgd run --resume " << path << "`\n";
+      }
+      world_.abort(error.exit_code);
+    }
+    world_.follow_root(stopped);
   }
 
-  const std::string path = world.broadcast(
-      root ? (out_dir.empty() ? default_run_path(config.algo) : out_dir) : std::string());
-  std::string bytes;
-  agreed(world, [&] {
-    if (!root) return;
-    if (resume) bytes = read_checkpoint_or_previous(checkpoint_file(path));
-    session->check_free_space(path);
-  });
-  TensorMap checkpoint;
-  agreed(world, [&] {
-    if (resume) {
-      checkpoint = parse_checkpoint(world.broadcast(bytes), checkpoint_file(path));
-      session->resume_from(path, checkpoint);
-      engine->restore(checkpoint);
-      if (root)
-        std::cerr << "resuming " << path << " at update " << session->updates_done() << "\n";
-    } else if (root) {
-      session->open_folder(path);
-      std::cerr << "run folder: " << path << " (" << world.size() << " MPI ranks)\n";
-    }
-  });
+ private:
+  MpiWorld world_;
+  bool root_;
+  int host_ranks_ = 1;
+  HostShare share_;
+};
 
-  std::exception_ptr stopped;
-  try {
-    session->run(*engine);
-  } catch (const InterruptedError&) {
-    stopped = std::current_exception();
-  } catch (const Error& e) {
-    std::cerr << "dsgd: error on rank " << world.rank() << ": " << e.what() << "\n";
-    if (!e.hint().empty()) std::cerr << "  hint: " << e.hint() << "\n";
-    if (root && std::filesystem::exists(checkpoint_file(path))) {
-      std::cerr << "  the run folder keeps its last checkpoint: continue with `"
-                << session->launch_prefix() << "dsgd run --resume " << path << "`\n";
-    }
-    world.abort(e.exit_code());
-  } catch (const std::exception& e) {
-    std::cerr << "dsgd: error on rank " << world.rank() << ": " << e.what() << "\n";
-    world.abort(1);
-  }
-  world.follow_root(stopped);
-  return root ? path : std::string();
+}  // namespace
+
+std::string run_on_mpi(const RunConfig& config, const std::string& out_dir, bool resume) {
+  MpiLaunch steps(config);
+  return launch(config, out_dir, resume, steps);
 }
 
 }  // namespace dsgd
