@@ -148,4 +148,23 @@ TEST(ComputePlan, RunChoosesPrintsAndRecordsThePlan) {
   fs::remove_all(out);
 }
 
+// The key `cores` (which `dsgd sweep` sets to each run's share) bounds what the plan uses: one
+// core gives one replica of one thread, however many workers could compute at once.
+TEST(ComputePlan, TheCoresKeyBoundsThePlan) {
+  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  EXPECT_EQ(dsgd::this_machine().cores, cores);
+  EXPECT_EQ(dsgd::this_machine(1).cores, 1);
+  EXPECT_EQ(dsgd::this_machine(cores + 8).cores, cores);  // a share is never more than the host
+  fs::path out = fresh_dir("compute_plan_cores");
+  CliResult r = run_dsgd(
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.25 "
+      "--set algo=dana-zero --set workers=4 --set cores=1 --out " +
+      out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto summary = nlohmann::json::parse(read_file(out / "summary.json"));
+  EXPECT_EQ(summary["threads"].get<int64_t>(), 1);
+  EXPECT_EQ(summary["replicas"].get<int64_t>(), 1);
+  fs::remove_all(out);
+}
+
 }  // namespace

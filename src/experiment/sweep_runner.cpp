@@ -24,6 +24,7 @@
 #include "core/errors.h"
 #include "core/fault_injection.h"
 #include "core/interrupt.h"
+#include "experiment/sweep_json.h"
 #include "run/host_limits.h"
 #include "run/progress.h"
 #include "run/run_folder.h"
@@ -43,7 +44,7 @@ bool finished(const std::string& status) {
 
 // The config lines two runs may differ in without being different experiments.
 bool result_neutral(const std::string& line) {
-  for (const char* key : {"threads ", "sim.replicas ", "data_dir "}) {
+  for (const char* key : {"cores ", "threads ", "sim.replicas ", "data_dir "}) {
     if (line.rfind(key, 0) == 0) return true;
   }
   return false;
@@ -72,40 +73,6 @@ std::string config_difference(const std::string& dir, const RunConfig& wanted) {
   }
 }
 
-nlohmann::json published_json(const PublishedFigures& published) {
-  nlohmann::json figures = nlohmann::json::array();
-  for (const auto& f : published.figures) {
-    figures.push_back({{"config", f.config},
-                       {"accuracy", f.accuracy ? nlohmann::json(*f.accuracy) : nlohmann::json()},
-                       {"word", f.word}});
-  }
-  return {{"source", published.source}, {"baseline", published.baseline}, {"figures", figures}};
-}
-
-void write_sweep_json(const SweepSpec& spec) {
-  nlohmann::json points = nlohmann::json::array();
-  for (const auto& p : spec.points) {
-    nlohmann::json labels = nlohmann::json::array();
-    for (const auto& [dimension, value] : p.labels) labels.push_back({dimension, value});
-    points.push_back({{"dir", p.dir}, {"labels", labels}, {"overrides", p.overrides}});
-  }
-  nlohmann::json sweep = {{"base", spec.base_config},
-                          {"dimensions", spec.dimensions},
-                          {"report",
-                           {{"title", spec.report.title},
-                            {"notes", spec.report.notes},
-                            {"rows", spec.report.rows},
-                            {"columns", spec.report.columns},
-                            {"target", spec.report.target},
-                            {"target_config", spec.report.target_config},
-                            {"key_dimensions", spec.report.key_dimensions},
-                            {"published", published_json(spec.report.published)}}},
-                          {"spec", spec.spec_path},
-                          {"points", points}};
-  fs::create_directories(spec.out);
-  write_file_atomically((fs::path(spec.out) / "sweep.json").string(), sweep.dump(2) + "\n");
-}
-
 // Starts `dsgd run` for the job with its output appended to <dir>.log; returns its pid.
 pid_t launch(const PlannedRun& job, const SweepSpec& spec, const SweepOptions& options,
              int cores_per_run) {
@@ -120,6 +87,8 @@ pid_t launch(const PlannedRun& job, const SweepSpec& spec, const SweepOptions& o
   if (options.threads_per_run > 0) {
     args.insert(args.end(), {"--set", fmt::format("threads={}", options.threads_per_run)});
   }
+  // The run plans its threads and replicas within its share of the cores (train/compute_plan.h).
+  args.insert(args.end(), {"--set", fmt::format("cores={}", cores_per_run)});
   for (const auto& o : job.point->overrides) args.insert(args.end(), {"--set", o});
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -131,15 +100,6 @@ pid_t launch(const PlannedRun& job, const SweepSpec& spec, const SweepOptions& o
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
                                    O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  // The run plans its threads and replicas within its share of the cores (train/compute_plan.h).
-  std::vector<std::string> environment;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::strncmp(*e, "DSGD_CORES=", 11) != 0) environment.emplace_back(*e);
-  }
-  environment.push_back(fmt::format("DSGD_CORES={}", cores_per_run));
-  std::vector<char*> envp;
-  for (auto& e : environment) envp.push_back(e.data());
-  envp.push_back(nullptr);
   // A process group of its own: a terminal's Ctrl-C (or `kill -- -PGID` of the sweep's group)
   // reaches the sweep, which passes it on once. Reaching the run twice would be the second
   // request that ends it at once, without its checkpoint (core/interrupt.h).
@@ -148,8 +108,8 @@ pid_t launch(const PlannedRun& job, const SweepSpec& spec, const SweepOptions& o
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);
   pid_t pid = 0;
-  const int error = posix_spawn(&pid, options.executable.c_str(), &actions, &attributes,
-                                argv.data(), envp.data());
+  const int error =
+      posix_spawn(&pid, options.executable.c_str(), &actions, &attributes, argv.data(), environ);
   posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) {

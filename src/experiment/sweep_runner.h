@@ -16,7 +16,7 @@ namespace dsgd {
 
 struct SweepOptions {
   int jobs = 1;  // runs at the same time
-  // Each run plans its threads and replicas within the cores divided by jobs (DSGD_CORES);
+  // Each run plans its threads and replicas within the cores divided by jobs (its `cores` key);
   // threads_per_run > 0 sets its `threads` instead.
   int threads_per_run = 0;
   std::string executable;  // the dsgd to run the points with (this one: /proc/self/exe)

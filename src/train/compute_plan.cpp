@@ -45,15 +45,10 @@ ModelCost measure_model_cost(Model& net, const InputShape& shape, torch::Device 
   return cost;
 }
 
-Machine this_machine() {
+Machine this_machine(int64_t cores) {
   Machine machine;
   machine.cores = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  if (const char* cores = std::getenv("DSGD_CORES")) {
-    // Set by `dsgd sweep` for each run it starts, or by a user sharing the machine.
-    char* end = nullptr;
-    const long long share = std::strtoll(cores, &end, 10);
-    if (end != cores && *end == '\0' && share > 0) machine.cores = share;
-  }
+  if (cores > 0) machine.cores = std::min(machine.cores, cores);
   machine.available_bytes = available_memory_bytes();
   return machine;
 }

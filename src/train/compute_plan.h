@@ -35,8 +35,9 @@ struct Machine {
   int64_t cores = 1;            // this process's share of the host's cores
   int64_t available_bytes = 0;  // free memory (MemAvailable); 0: unknown
 };
-// This host: the environment's DSGD_CORES cores if set, else every core; its free memory.
-Machine this_machine();
+// This host: `cores` of its cores (the config's `cores`, which `dsgd sweep` sets to each run's
+// share) when positive and fewer than it has, else every core; its free memory.
+Machine this_machine(int64_t cores = 0);
 
 struct ComputePlanRequest {
   int64_t threads = 0;   // the config's threads (0: choose)

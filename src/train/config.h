@@ -39,6 +39,7 @@ struct RunConfig {
   std::string lr_scaling = "none";  // sync family: "linear" multiplies lr by P (Goyal et al.)
   bool stop_on_collapse = true;     // end a run whose loss stays at a uniform guess's
   int64_t seed = 1;
+  int64_t cores = 0;         // of this host, for this run; 0: all (train/compute_plan.h)
   int64_t threads = 0;       // per model replica; 0: chosen (train/compute_plan.h)
   bool check_limits = true;  // hold resource keys against the host's cores (run/host_limits.h)
   double eval_every = 1.0;   // epochs between evaluations
@@ -65,7 +66,7 @@ struct RunConfig {
 
   // Synchronous family.
   bool average_momentum = false;
-  // Synchronous family: what happens to BatchNorm running statistics (docs/design.md).
+  // Synchronous family: what happens to BatchNorm running statistics (docs/design/synchronous.md).
   std::string bn_policy = "average";
   // Simulated communication: an all-reduce among n learners of M bytes each takes
   // alpha + beta * 2(n-1)/n * M (ring volume), in the simulator's time unit (one sample's compute

@@ -1,5 +1,6 @@
-// The key table and the index of algorithm keys; see config_keys.h. Each row of key_specs() is
-// spec(key, member, resume column, help, range check, family it belongs to, that family's name).
+// The key table; see config_keys.h (the index of algorithm keys is algorithm_keys.cpp). Each row of
+// key_specs() is spec(key, member, resume column, help, range check, family it belongs to, that
+// family's name).
 #include "train/config_keys.h"
 
 #include <fmt/format.h>
@@ -138,6 +139,10 @@ const std::vector<KeySpec>& key_specs() {
           "end with status collapsed (exit 3) when the training loss of an evaluation period after "
           "the warm-up (its mean, metrics.csv's train_loss) is at least ln(classes) - 0.01"),
       spec("seed", &RunConfig::seed, kFixed, "seed of every random stream", int_at_least(0)),
+      spec("cores", &RunConfig::cores, kMayChange,
+           "the host's cores this run may use, which its threads and replicas stay within (0: "
+           "all of them; `dsgd sweep` sets each run's share)",
+           int_at_least(0)),
       spec("threads", &RunConfig::threads, kMayChange,
            "compute threads per model (0: by the model's work per step, up to every core; under "
            "MPI, the host's cores / its ranks)",
@@ -252,54 +257,6 @@ const KeySpec* find_spec(const std::string& key) {
     if (s.key == key) return &s;
   }
   return nullptr;
-}
-
-std::string AlgorithmKey::applies_to() const {
-  return fmt::format("{}", fmt::join(algorithms, ", "));
-}
-
-const std::vector<AlgorithmKey>& algorithm_keys() {
-  static const std::vector<AlgorithmKey> keys = [] {
-    std::vector<AlgorithmKey> all;
-    for (const auto& algorithm : algorithm_catalog()) {
-      for (const auto& spec : algorithm.options) {
-        // One row per key and default: `dsgd list keys` shows each algorithm its own default
-        // (outer.momentum is 0 for kavg, 0.9 for async-local-dn).
-        auto same = std::find_if(all.begin(), all.end(), [&](const AlgorithmKey& k) {
-          return k.spec.key == spec.key && k.spec.default_text() == spec.default_text();
-        });
-        if (same == all.end()) {
-          all.push_back({spec, {algorithm.name}});
-        } else {
-          same->algorithms.push_back(algorithm.name);
-        }
-      }
-    }
-    return all;
-  }();
-  return keys;
-}
-
-const AlgorithmKey* find_algorithm_key(const std::string& key) {
-  for (const auto& k : algorithm_keys()) {
-    if (k.spec.key == key) return &k;
-  }
-  return nullptr;
-}
-
-std::string algorithms_declaring(const std::string& key) {
-  std::vector<std::string> names;
-  for (const auto& k : algorithm_keys()) {
-    if (k.spec.key == key) names.insert(names.end(), k.algorithms.begin(), k.algorithms.end());
-  }
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-std::vector<std::string> all_keys() {
-  std::vector<std::string> keys;
-  for (const auto& s : key_specs()) keys.push_back(s.key);
-  for (const auto& k : algorithm_keys()) keys.push_back(k.spec.key);
-  return keys;
 }
 
 }  // namespace dsgd

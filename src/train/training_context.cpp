@@ -211,7 +211,7 @@ ComputePlan TrainingContext::make_compute_plan(int64_t default_threads) const {
   // A throwaway replica: the counted forward pass moves BatchNorm statistics.
   ModelReplica probe = make_replica();
   return plan_compute(measure_model_cost(*probe.net, input_shape(), device_), request,
-                      this_machine());
+                      this_machine(config_.cores));
 }
 
 std::shared_ptr<Model> TrainingContext::make_net() const {

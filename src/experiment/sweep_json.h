@@ -1,0 +1,12 @@
+// sweep.json, which `dsgd sweep` writes into its folder before any run starts: the spec's
+// dimensions, its report layout (title, notes, rows and columns, target, published figures) and
+// every point's folder and labels. `dsgd report` (run_results.h) reads a sweep folder by it.
+#pragma once
+
+#include "experiment/sweep_spec.h"
+
+namespace dsgd {
+
+void write_sweep_json(const SweepSpec& spec);
+
+}  // namespace dsgd
