@@ -123,7 +123,7 @@ double default_difference(const std::string& file, const std::string& algo, bool
 
 // dsgd's default conventions differ from the references' under a schedule and with decay: the
 // convention keys above are what make those files pass. The differences are printed, as the
-// measurement docs/design.md ("Conventions") quotes:
+// measurement docs/design/algorithms.md ("Conventions") quotes:
 //   build/dsgd_tests --gtest_filter=Golden.DefaultConventionsDifferWhereTheyShould
 TEST(Golden, DefaultConventionsDifferWhereTheyShould) {
   const std::vector<std::pair<std::string, std::string>> files = {

@@ -10,7 +10,7 @@
 //   msg = worker_rule[i].message(g, θ̂_i, η)
 //   server.apply(i, msg, η)                  -> server state advances by one update
 //
-// Momentum convention (docs/design.md): the learning rate sits inside the velocity, as in the
+// Momentum convention (docs/design/algorithms.md): the rate η sits inside the velocity, as in the
 // DANA paper: v ← γv + η·d, θ ← θ − v, and the look-ahead is θ − γ·Σv. Weight decay belongs to
 // the gradient at the point it was computed at: d = g + λ·θ̂_i. `η` of a message is the rate in
 // force when its worker was sent θ̂_i (the schedule at that server update count), so a worker
@@ -64,7 +64,7 @@ class AsyncServerRule {
   // modify.
   virtual const torch::Tensor& center() const = 0;
   // The parameters evaluated for metrics.csv: θ, or the look-ahead Θ for the DANA family
-  // (docs/design.md, "The evaluation point"); evaluated_name() says which, for summary.json.
+  // (docs/design/algorithms.md#the-evaluation-point); evaluated_name() says which, in summary.json.
   virtual const torch::Tensor& evaluated() const { return center(); }
   virtual std::string evaluated_name() const { return "theta"; }
   // Bytes of server state (θ included): what the rule costs the server in memory.

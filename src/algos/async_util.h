@@ -81,7 +81,7 @@ inline torch::Tensor one_step_message(LocalRun& run, torch::Tensor& scratch,
 }
 
 // The two conventions in which published implementations of the same rule differ
-// (docs/design.md, "Conventions"):
+// (docs/design/algorithms.md, "Conventions"):
 //   lr_in_velocity   (a run key, AsyncOptions) true (dsgd's, the DANA paper's equations):
 //                    v ← γv + ηd, θ ← θ − v; false (PyTorch's SGD, the DANA authors' simulator):
 //                    v ← γv + d, θ ← θ − ηv. Equal under a constant rate; under a schedule the

@@ -55,7 +55,7 @@ class DanaZeroServer : public ThetaServer {
   }
 
   // The DANA authors' simulator and DANA-Slim's server evaluate the look-ahead Θ, the parameters
-  // every worker is sent (docs/design.md, "The evaluation point"); dana.eval_theta: θ.
+  // every worker is sent (docs/design/algorithms.md, "The evaluation point"); dana.eval_theta: θ.
   const torch::Tensor& evaluated() const override { return evaluate_theta_ ? theta_ : look_ahead_; }
   std::string evaluated_name() const override { return evaluate_theta_ ? "theta" : "look-ahead"; }
 

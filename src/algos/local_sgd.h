@@ -1,6 +1,6 @@
 // SGD with momentum, Nesterov and weight decay over one flat parameter vector: the optimizer of
 // single-worker training and of every synchronous learner. By default the learning rate sits
-// inside the velocity, as in every dsgd rule (algos/async_rule.h, docs/design.md):
+// inside the velocity, as in every dsgd rule (algos/async_rule.h, docs/design/algorithms.md):
 //   d = g + λθ,  v ← γv + ηd,  θ ← θ − v   (Nesterov: θ ← θ − (γv + ηd)).
 // At constant η this is torch::optim::SGD with dampening 0 (its buffer is v/η; tests pin this
 // down); when η changes, the velocity keeps the steps it was built from instead of rescaling

@@ -3,7 +3,7 @@
 // fly from the gradients as they arrive. By default the rule is the authors' PyTorch tuner,
 // YFOptimizer (JianGoForIt/YellowFin_Pytorch @ b87aed1, tuner_utils/yellowfin.py, every
 // constructor default), with each message as the one parameter's gradient; the golden test
-// (tests/test_golden_yellowfin.cpp) reproduces that code's trajectories. docs/design.md
+// (tests/test_golden_yellowfin.cpp) reproduces that code's trajectories. docs/design/yellowfin.md
 // ("YellowFin") says which option is whose: the PyTorch tuner, the TF tuner, the Caffe2 operator,
 // the paper's Algorithm 1, and dsgd's earlier form.
 //

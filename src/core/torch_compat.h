@@ -1,7 +1,7 @@
 // The differences between the LibTorch generations dsgd builds against (Debian's 1.13, and the
 // 2.x of a pip-installed PyTorch: scripts/build-torch.sh) that its code meets, in one place: code
 // elsewhere uses what this header provides instead of testing versions. Found by compiling
-// against both; what needed nothing here is listed in docs/design.md ("LibTorch versions").
+// against both; what needed nothing here is in docs/design/data-and-models.md, "LibTorch versions".
 // Each item detects the API it adapts to (not the version number), so versions in between work.
 #pragma once
 

@@ -31,7 +31,7 @@ AsyncOptions async_options(const RunConfig& config);
 // computing steps[i] minibatches of `batch` samples per exchange, for a model of `params`
 // parameters: `exchanges`; `global_bytes`, each exchange one message up and one set of
 // parameters down, float32 (the loss and signal an MPI worker adds are left out), the synchronous
-// engines' column for their global traffic (docs/design.md); and `samples`, the minibatches'
+// engines' column for global traffic (docs/design/engines.md); and `samples`, the minibatches'
 // samples. Cumulative.
 std::map<std::string, double> exchange_traffic(const std::vector<int64_t>& order,
                                                const std::vector<int64_t>& steps, int64_t batch,

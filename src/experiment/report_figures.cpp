@@ -185,7 +185,7 @@ std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
     panels.push_back(std::move(panel));
   }
   // What reaching an accuracy cost in communication: the asynchronous runs' exchanges and the
-  // synchronous runs' global reductions, in bytes moved (docs/design.md).
+  // synchronous runs' global reductions, in bytes moved (docs/design/engines.md).
   if (any_metric(part, "global_bytes")) {
     Panel panel{"test accuracy against bytes moved", "bytes moved", "test accuracy", false, {}};
     for (const auto* c : part) {

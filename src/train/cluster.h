@@ -68,7 +68,7 @@ struct RunShape {
   int64_t cores = 0;                   // the machine's cores (clusters whose ranks share them)
 };
 
-// How the ranks of one host share its cores (MPI's default, docs/design.md): every rank of the
+// How a host's ranks share its cores (MPI's default, docs/design/engines.md): every rank of the
 // host (workers, and the asynchronous server's shards) computes on max(1, cores / ranks) threads,
 // and when the workers' threads outnumber the cores each step stretches by their ratio, the
 // scheduler's turns. A server shard waits in MPI between messages, taking no turn.
