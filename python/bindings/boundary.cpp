@@ -112,12 +112,12 @@ py::object python_value(const nlohmann::json& value) {
     case nlohmann::json::value_t::object: {
       py::dict d;
       for (const auto& [key, item] : value.items()) d[py::str(key)] = python_value(item);
-      return std::move(d);
+      return py::object(std::move(d));
     }
     case nlohmann::json::value_t::array: {
       py::list l;
       for (const auto& item : value) l.append(python_value(item));
-      return std::move(l);
+      return py::object(std::move(l));
     }
     case nlohmann::json::value_t::string:
       return py::str(value.get<std::string>());
