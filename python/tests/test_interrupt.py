@@ -20,6 +20,7 @@ try:
     dsgd.train("lenet5-bn", "fashion-mnist", out="stopped", progress="lines", **{KEYS!r})
 except KeyboardInterrupt as e:
     print("KeyboardInterrupt:", str(e).splitlines()[0], flush=True)
+    print(type(e).__name__, e.exit_code, isinstance(e, Exception), flush=True)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     try:
         os.kill(os.getpid(), signal.SIGINT)  # the next Ctrl-C: Python's, as before the run
@@ -46,6 +47,9 @@ def test_sigint_stops_with_a_checkpoint_raises_keyboard_interrupt_and_resume_fin
     out, err = child.communicate(timeout=300)
     assert child.returncode == 7, out + err
     assert "KeyboardInterrupt: interrupted by SIGINT" in out
+    # dsgd.RunInterrupted, with the CLI's exit code, and not an Exception (`except Exception`
+    # must not swallow a Ctrl-C).
+    assert "RunInterrupted 130 False" in out
     assert "the next Ctrl-C works" in out
     assert os.path.exists("stopped/checkpoint.pt")
     assert dsgd.Run("stopped").status == "interrupted"
