@@ -4,6 +4,7 @@
 # python/dsgd/ is not imported (or type-checked) from build/python. The generated _build_info.py
 # and the compiled module stay.
 cmake_minimum_required(VERSION 3.21)
+file(MAKE_DIRECTORY "${DST}")
 file(GLOB sources RELATIVE "${SRC}" "${SRC}/*.py" "${SRC}/*.pyi" "${SRC}/py.typed")
 file(GLOB present RELATIVE "${DST}" "${DST}/*.py" "${DST}/*.pyi" "${DST}/py.typed")
 foreach(name IN LISTS present)
