@@ -1,6 +1,7 @@
 // Time in seconds on a named cluster (train/cluster.h): the table's entries and their errors, the
 // prices held against hand-computed ring and server costs, and a run on a cluster whose metrics
 // carry seconds = sim_time x seconds_per_unit, kept when it resumes.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "cli_helpers.h"
 #include "core/errors.h"
 #include "train/cluster.h"
+#include "train/collective_cost.h"
 #include "train/config.h"
 
 namespace dsgd {
@@ -98,6 +100,144 @@ TEST(Cluster, PricesARingAndTheServerLinkAsWrittenByHand) {
   EXPECT_DOUBLE_EQ(on_card.seconds_per_unit, unit);
   EXPECT_DOUBLE_EQ(on_card.global_beta, 1.0 / 3.125e9 / unit);
   fs::remove_all(file.parent_path());
+}
+
+// The tree, halving-doubling and the reduction's arithmetic, against the formulas written out by
+// hand: a binomial
+// reduce then broadcast is 2 ceil(log2 p) hops of the whole vector, a ring 2(p - 1) hops of 1/p of
+// it, and summing costs (p - 1)/p of the vector at the ring's members, ceil(log2 p) vectors on the
+// tree's path. The simulators multiply beta by the ring's volume 2(p - 1)/p n, whatever the
+// algorithm.
+TEST(Cluster, PricesATreeAndTheSumsAsWrittenByHand) {
+  const fs::path file = write_table("cluster_tree", std::string(kTable) + R"(
+[links.summing]
+latency = 1e-6
+bandwidth = 1e10
+reduce_bandwidth = 5e9
+source = "test"
+[clusters.tree-host]
+workers_per_host = 16
+intra = "summing"
+inter = "summing"
+device = "card"
+allreduce = "tree"
+source = "test"
+[clusters.ring-host]
+workers_per_host = 16
+intra = "summing"
+inter = "summing"
+device = "card"
+source = "test"
+)");
+  const ClusterTable table = load_cluster_table(file.string());
+  const double unit = 0.064 / 128;
+  const double volume = 2.0 * 15 / 16;  // the ring's volume factor at p = 16
+  const ClusterCosts tree = price_on_cluster(table, "tree-host", resnet_shape(16));
+  EXPECT_DOUBLE_EQ(tree.global_alpha, 8 * 1e-6 / unit);  // 2 x log2(16) hops
+  EXPECT_DOUBLE_EQ(tree.global_beta, (8 / 1e10 + 4 / 5e9) / volume / unit);
+  const ClusterCosts ring = price_on_cluster(table, "ring-host", resnet_shape(16));
+  EXPECT_DOUBLE_EQ(ring.global_alpha, 30 * 1e-6 / unit);
+  EXPECT_DOUBLE_EQ(ring.global_beta, (volume / 1e10 + 15.0 / 16 / 5e9) / volume / unit);
+  // Five members: the tree is ceil(log2 5) = 3 levels deep.
+  EXPECT_DOUBLE_EQ(price_on_cluster(table, "tree-host", resnet_shape(5)).global_alpha,
+                   6 * 1e-6 / unit);
+  // The tree pays fewer latencies and more bytes: cheaper for a small vector, dearer for a big one.
+  auto seconds = [&](AllreduceAlgorithm algorithm, double bytes) {
+    return allreduce_price(algorithm, 16, {1e-6, 1e10, 5e9}).seconds(bytes);
+  };
+  EXPECT_LT(seconds(AllreduceAlgorithm::kTree, 4), seconds(AllreduceAlgorithm::kRing, 4));
+  EXPECT_GT(seconds(AllreduceAlgorithm::kTree, 1e6), seconds(AllreduceAlgorithm::kRing, 1e6));
+  EXPECT_DOUBLE_EQ(allreduce_price(AllreduceAlgorithm::kTree, 1, {1e-6, 1e10, 0}).seconds(1e6), 0);
+  // Halving and doubling: the ring's bytes in 2 log2 p latencies; 12 members are a core of 8 and
+  // 4 that hand their vector in first and get the result back.
+  const LinkTerms link{1e-6, 1e10, 5e9};
+  const AllreducePrice halving = allreduce_price(AllreduceAlgorithm::kHalvingDoubling, 16, link);
+  EXPECT_DOUBLE_EQ(halving.latency_seconds, 8 * 1e-6);
+  EXPECT_DOUBLE_EQ(halving.seconds_per_byte,
+                   allreduce_price(AllreduceAlgorithm::kRing, 16, link).seconds_per_byte);
+  const AllreducePrice twelve = allreduce_price(AllreduceAlgorithm::kHalvingDoubling, 12, link);
+  EXPECT_DOUBLE_EQ(twelve.latency_seconds, (6 + 2) * 1e-6);
+  EXPECT_DOUBLE_EQ(twelve.seconds_per_byte,
+                   2 * 7.0 / 8 / 1e10 + 7.0 / 8 / 5e9 + 2 / 1e10 + 1 / 5e9);
+  // `dsgd list clusters` says which algorithm and the summing rate.
+  const std::string listed = describe_cluster_table(table);
+  EXPECT_NE(listed.find("tree all-reduce"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("sums 5e+09 B/s"), std::string::npos) << listed;
+  // An algorithm the formulas do not have is refused, naming the entry and the choices.
+  const fs::path bad = write_table("cluster_bad_allreduce", std::string(kTable) + R"(
+[clusters.x]
+workers_per_host = 2
+intra = "fast"
+inter = "slow"
+device = "card"
+allreduce = "butterfly"
+source = "test"
+)");
+  try {
+    load_cluster_table(bad.string());
+    ADD_FAILURE() << "allreduce = butterfly was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("clusters.x: allreduce = \"butterfly\" must be \"ring\", "
+                                         "\"tree\" or \"halving-doubling\""),
+              std::string::npos)
+        << e.what();
+  }
+  for (const fs::path& f : {file, bad}) fs::remove_all(f.parent_path());
+}
+
+// Across hosts each step is priced on the link it crosses: 16 members in hosts of 4, nearest
+// partners first. The tree's levels 1 and 2 apart stay in a host, 4 and 8 apart cross; the
+// halving's last two steps cross with an eighth and a sixteenth of the vector, all four members
+// of a host through its one uplink; the ring waits at every step for its hop between hosts.
+TEST(Cluster, PricesEachStepOnTheLinkItCrosses) {
+  const LinkTerms fast{1e-6, 1e11, 0}, slow{1e-3, 1e9, 0};
+  const AllreducePrice tree = allreduce_price(AllreduceAlgorithm::kTree, 16, 4, fast, slow);
+  EXPECT_DOUBLE_EQ(tree.latency_seconds, 2 * (2 * 1e-6 + 2 * 1e-3));
+  EXPECT_DOUBLE_EQ(tree.seconds_per_byte, 2 * (2 / 1e11 + 2 / 1e9));
+  const AllreducePrice halving =
+      allreduce_price(AllreduceAlgorithm::kHalvingDoubling, 16, 4, fast, slow);
+  EXPECT_DOUBLE_EQ(halving.latency_seconds, 2 * (2 * 1e-6 + 2 * 1e-3));
+  EXPECT_DOUBLE_EQ(halving.seconds_per_byte,
+                   2 * (0.5 + 0.25) / 1e11 + 2 * (0.125 + 0.0625) * 4 / 1e9);
+  const AllreducePrice ring = allreduce_price(AllreduceAlgorithm::kRing, 16, 4, fast, slow);
+  EXPECT_DOUBLE_EQ(ring.latency_seconds, 30 * 1e-3);
+  EXPECT_DOUBLE_EQ(ring.seconds_per_byte, 2 * 15.0 / 16 / 1e9);
+  // One host, or one member a host: the one-link formulas.
+  for (AllreduceAlgorithm algorithm : kAllreduceAlgorithms) {
+    EXPECT_DOUBLE_EQ(allreduce_price(algorithm, 16, 16, fast, slow).seconds(1e6),
+                     allreduce_price(algorithm, 16, fast).seconds(1e6));
+    EXPECT_DOUBLE_EQ(allreduce_price(algorithm, 16, 1, fast, slow).seconds(1e6),
+                     allreduce_price(algorithm, 16, slow).seconds(1e6));
+  }
+  // A cluster prices its levels so: kavg on 16 learners (4 hosts) by halving and doubling, and
+  // `dsgd list clusters --allreduce` prints the same seconds.
+  const fs::path file = write_table("cluster_levels", std::string(kTable) + R"(
+[clusters.halving-hosts-of-4]
+workers_per_host = 4
+intra = "fast"
+inter = "slow"
+device = "card"
+allreduce = "halving-doubling"
+source = "test"
+)");
+  const ClusterTable table = load_cluster_table(file.string());
+  const double unit = 0.064 / 128;
+  const ClusterCosts costs = price_on_cluster(table, "halving-hosts-of-4", resnet_shape(16));
+  EXPECT_DOUBLE_EQ(costs.global_alpha, halving.latency_seconds / unit);
+  EXPECT_DOUBLE_EQ(costs.global_beta, halving.seconds_per_byte / (2.0 * 15 / 16) / unit);
+  const std::string listed = describe_allreduce_prices(table, 16, 0, 1e6);
+  EXPECT_NE(listed.find(fmt::format("{:>17.9g}*", halving.seconds(1e6))), std::string::npos)
+      << listed;
+  fs::remove_all(file.parent_path());
+  // From the command line; groups that do not divide the workers are refused.
+  const CliResult prices = run_dsgd("list clusters --allreduce 16/4 --bytes 1078888");
+  ASSERT_EQ(prices.exit_code, 0) << prices.output;
+  EXPECT_NE(prices.output.find("groups of 4 out of 16"), std::string::npos) << prices.output;
+  EXPECT_NE(prices.output.find("nvlink8-10g"), std::string::npos) << prices.output;
+  const CliResult uneven = run_dsgd("list clusters --allreduce 16/3 --bytes 4");
+  EXPECT_EQ(uneven.exit_code, 2) << uneven.output;
+  EXPECT_NE(uneven.output.find("expected WORKERS or WORKERS/GROUP"), std::string::npos)
+      << uneven.output;
 }
 
 // Ranks sharing one host's cores, as MPI's do: each rank computes on cores / ranks threads, and

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -84,6 +85,24 @@ void list(const std::string& what) {
   }
 }
 
+// "16" (every worker in one all-reduce) or "16/4" (groups of 4 of 16; the groups divide them).
+bool parse_allreduce_shape(const std::string& text, int64_t& workers, int64_t& group) {
+  char slash = 0, extra = 0;
+  long long w = 0, g = 0;
+  const int fields = std::sscanf(text.c_str(), "%lld%c%lld%c", &w, &slash, &g, &extra);
+  if (fields == 1 && w >= 1) {
+    workers = w;
+    group = 0;
+    return true;
+  }
+  if (fields == 3 && slash == '/' && w >= 1 && g >= 1 && g <= w && w % g == 0) {
+    workers = w;
+    group = g;
+    return true;
+  }
+  return false;
+}
+
 // How the command was typed, for the report to quote.
 std::string command_line(int argc, char** argv) {
   std::string out = "dsgd";
@@ -147,6 +166,20 @@ int cli_main(int argc, char** argv) {
       app.add_subcommand("list", "algorithms, models, datasets; `list keys`: config keys");
   list_cmd->add_option("what", list_what, "algorithms, models, datasets, keys or clusters")
       ->check(CLI::IsMember({"algorithms", "models", "datasets", "keys", "clusters"}));
+  std::string allreduce_shape;
+  double allreduce_bytes = 0;
+  list_cmd
+      ->add_option("--allreduce", allreduce_shape,
+                   "with clusters: price one all-reduce among WORKERS, or in each GROUP of them "
+                   "(WORKERS/GROUP), on every cluster by every algorithm")
+      ->check([](const std::string& text) {
+        int64_t workers = 0, group = 0;
+        return parse_allreduce_shape(text, workers, group)
+                   ? std::string()
+                   : std::string("expected WORKERS or WORKERS/GROUP, e.g. 16 or 16/4");
+      });
+  list_cmd->add_option("--bytes", allreduce_bytes, "with --allreduce: the vector's bytes")
+      ->check(CLI::PositiveNumber);
 
   std::string spec_path;
   SweepOptions sweep_options;
@@ -201,6 +234,17 @@ int cli_main(int argc, char** argv) {
 
   try {
     if (*list_cmd) {
+      if (!allreduce_shape.empty()) {
+        if (list_what != "clusters" || allreduce_bytes <= 0) {
+          throw ConfigError("--allreduce prices an all-reduce on the named clusters",
+                            "write `dsgd list clusters --allreduce 16/4 --bytes 1078888`");
+        }
+        int64_t workers = 0, group = 0;
+        parse_allreduce_shape(allreduce_shape, workers, group);
+        std::cout << describe_allreduce_prices(load_cluster_table(), workers, group,
+                                               allreduce_bytes);
+        return 0;
+      }
       list(list_what);
       return 0;
     }

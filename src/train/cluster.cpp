@@ -1,183 +1,14 @@
-// Named clusters and their pricing; see cluster.h.
+// Pricing a run on a named cluster; see cluster.h.
 #include "train/cluster.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <toml++/toml.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
-#include "clusters_toml.h"
 #include "core/errors.h"
-#include "core/names.h"
+#include "train/collective_cost.h"
 
 namespace dsgd {
-namespace {
-
-// An entry's field, or a ConfigError naming where it is missing or of the wrong type.
-class Entry {
- public:
-  Entry(const toml::table& table, std::string where) : table_(table), where_(std::move(where)) {}
-
-  std::string text(const char* key, bool required = true) const {
-    const toml::node* node = table_.get(key);
-    if (node == nullptr && !required) return "";
-    if (node == nullptr || !node->is_string()) fail(fmt::format("{} must be a string", key));
-    return node->as_string()->get();
-  }
-  double number(const char* key) const {
-    const toml::node* node = table_.get(key);
-    if (node == nullptr || !node->is_number()) fail(fmt::format("{} must be a number", key));
-    const double value = node->value<double>().value();
-    if (value < 0) fail(fmt::format("{} = {} must be >= 0", key, value));
-    return value;
-  }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw ConfigError(fmt::format("{}: {}", where_, what),
-                      "see configs/clusters.toml for the format of links, devices and clusters");
-  }
-
- private:
-  const toml::table& table_;
-  std::string where_;
-};
-
-template <class Profile>
-void put(std::vector<Profile>& profiles, Profile profile) {
-  for (Profile& p : profiles) {
-    if (p.name == profile.name) {
-      p = std::move(profile);
-      return;
-    }
-  }
-  profiles.push_back(std::move(profile));
-}
-
-const toml::table* section(const toml::table& root, const char* name, const std::string& source) {
-  const toml::node* node = root.get(name);
-  if (node == nullptr) return nullptr;
-  if (!node->is_table()) {
-    throw ConfigError(fmt::format("{}: {} must be a table ([{}.NAME])", source, name, name),
-                      "see configs/clusters.toml");
-  }
-  return node->as_table();
-}
-
-void read_into(ClusterTable& table, const std::string& text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: malformed TOML: {}", source, e.source().begin.line,
-                                  e.source().begin.column, e.description()),
-                      "fix the file, or leave cluster_file unset");
-  }
-  for (const auto& [key, node] : root) {
-    const std::string k(key.str());
-    if (k != "links" && k != "devices" && k != "clusters") {
-      throw ConfigError(fmt::format("{}: unknown section '{}'", source, k),
-                        "the sections are links, devices and clusters");
-    }
-  }
-  auto entries = [&](const char* name, auto&& read) {
-    if (const toml::table* t = section(root, name, source)) {
-      for (const auto& [key, node] : *t) {
-        const std::string where = fmt::format("{}: {}.{}", source, name, key.str());
-        if (!node.is_table()) Entry(*t, where).fail("must be a table");
-        read(std::string(key.str()), Entry(*node.as_table(), where), *node.as_table());
-      }
-    }
-  };
-  entries("links", [&](const std::string& name, const Entry& e, const toml::table&) {
-    LinkProfile link{name, e.number("latency"), e.number("bandwidth"), e.text("source")};
-    if (link.bandwidth <= 0) e.fail("bandwidth must be > 0 bytes per second");
-    put(table.links, link);
-  });
-  entries("devices", [&](const std::string& name, const Entry& e, const toml::table& t) {
-    DeviceProfile device{name, {}, e.text("source")};
-    const toml::table* steps = t.get_as<toml::table>("step");
-    if (steps == nullptr) e.fail("step must be a table of \"MODEL BATCH FORMAT\" = seconds");
-    for (const auto& [what, seconds] : *steps) {
-      if (!seconds.is_number() || seconds.value<double>().value() <= 0) {
-        e.fail(fmt::format("step.\"{}\" must be a number of seconds > 0", what.str()));
-      }
-      device.step_seconds[std::string(what.str())] = seconds.value<double>().value();
-    }
-    put(table.devices, device);
-  });
-  entries("clusters", [&](const std::string& name, const Entry& e, const toml::table& t) {
-    ClusterProfile cluster;
-    cluster.name = name;
-    const toml::node* per_host = t.get("workers_per_host");
-    if (per_host == nullptr || !per_host->is_integer() || per_host->value<int64_t>().value() < 1) {
-      e.fail("workers_per_host must be an integer >= 1");
-    }
-    cluster.workers_per_host = per_host->value<int64_t>().value();
-    cluster.intra = e.text("intra");
-    cluster.inter = e.text("inter");
-    cluster.server = e.text("server", /*required=*/false);
-    cluster.device = e.text("device");
-    if (const toml::node* shared = t.get("ranks_share_cores")) {
-      if (!shared->is_boolean()) e.fail("ranks_share_cores must be true or false");
-      cluster.ranks_share_cores = shared->value<bool>().value();
-      if (cluster.ranks_share_cores && cluster.device != "measured") {
-        e.fail(
-            "ranks_share_cores needs device = \"measured\" (the step timed at each rank's "
-            "share of this machine's cores)");
-      }
-    }
-    cluster.source = e.text("source");
-    put(table.clusters, cluster);
-  });
-}
-
-}  // namespace
-
-const LinkProfile& ClusterTable::link(const std::string& name) const {
-  return find_by_name(links, name, "link");
-}
-const DeviceProfile& ClusterTable::device(const std::string& name) const {
-  return find_by_name(devices, name, "device");
-}
-const ClusterProfile& ClusterTable::cluster(const std::string& name) const {
-  return find_by_name(clusters, name, "cluster");
-}
-
-ClusterTable load_cluster_table(const std::string& extra_file) {
-  ClusterTable table;
-  read_into(table, kBuiltinClusters, "configs/clusters.toml (built in)");
-  if (!extra_file.empty()) {
-    std::ifstream in(extra_file);
-    if (!in) {
-      throw ConfigError("cannot read cluster_file '" + extra_file + "'", "check the path");
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    read_into(table, text.str(), extra_file);
-  }
-  // Every cluster's links and device exist.
-  for (const ClusterProfile& c : table.clusters) {
-    for (const std::string& link : {c.intra, c.inter, c.server}) {
-      if (!link.empty()) {
-        try {
-          table.link(link);
-        } catch (const ConfigError& e) {
-          throw ConfigError(fmt::format("cluster '{}': {}", c.name, e.what()), e.hint());
-        }
-      }
-    }
-    if (c.device != "measured") {
-      try {
-        table.device(c.device);
-      } catch (const ConfigError& e) {
-        throw ConfigError(fmt::format("cluster '{}': {}", c.name, e.what()), e.hint());
-      }
-    }
-  }
-  return table;
-}
 
 RunShape run_shape(const RunConfig& config) {
   RunShape shape;
@@ -199,6 +30,24 @@ CoreShare core_share(const ClusterProfile& cluster, const RunShape& shape) {
   share.stretch =
       std::max(1.0, static_cast<double>(workers * share.threads) / static_cast<double>(cores));
   return share;
+}
+
+bool fits_in_hosts(const ClusterProfile& cluster, int64_t members, int64_t workers) {
+  return members <= cluster.workers_per_host &&
+         (members == workers || cluster.workers_per_host % members == 0);
+}
+
+AllreducePrice cluster_allreduce(const ClusterTable& table, const ClusterProfile& cluster,
+                                 int64_t members, int64_t workers, AllreduceAlgorithm algorithm) {
+  const LinkProfile& intra = table.link(cluster.intra);
+  const LinkProfile& inter = table.link(cluster.inter);
+  // Hosts of workers_per_host members when the members fill whole hosts, else each member apart.
+  const int64_t per_host = fits_in_hosts(cluster, members, workers)  ? members
+                           : members % cluster.workers_per_host == 0 ? cluster.workers_per_host
+                                                                     : 1;
+  return allreduce_price(algorithm, members, per_host,
+                         {intra.latency, intra.bandwidth, intra.reduce_bandwidth},
+                         {inter.latency, inter.bandwidth, inter.reduce_bandwidth});
 }
 
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name,
@@ -244,10 +93,21 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
       shape.workers + (shape.asynchronous ? shape.servers : 0) <= cluster.workers_per_host;
   const LinkProfile& intra = table.link(cluster.intra);
   const LinkProfile& inter = table.link(cluster.inter);
-  // A ring among p members on `link`, in units: alpha per reduction, beta per byte of volume.
-  auto ring = [&](int64_t p, const LinkProfile& link, double& alpha, double& beta) {
-    alpha = 2.0 * static_cast<double>(std::max<int64_t>(p - 1, 0)) * link.latency / unit;
-    beta = 1.0 / link.bandwidth / unit;
+  // An all-reduce in units: alpha per reduction, and beta per byte of the ring's volume
+  // 2(p - 1)/p n (what the simulators count), whatever the algorithm.
+  auto reduction = [&](int64_t p, double& alpha, double& beta) {
+    const AllreducePrice price =
+        cluster_allreduce(table, cluster, p, shape.workers, cluster.allreduce);
+    const double volume_factor =
+        p > 1 ? 2.0 * static_cast<double>(p - 1) / static_cast<double>(p) : 1.0;
+    alpha = price.latency_seconds / unit;
+    beta = price.seconds_per_byte / volume_factor / unit;
+  };
+  // The links a level's all-reduces cross.
+  auto level_text = [&](int64_t p) {
+    return fits_in_hosts(cluster, p, shape.workers) ? intra.name
+           : cluster.workers_per_host > 1           ? intra.name + " and " + inter.name
+                                                    : inter.name;
   };
   std::string links_text;
   if (shape.asynchronous) {
@@ -257,43 +117,18 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
     costs.global_beta = 1.0 / server.bandwidth / unit;
     links_text = "server link " + server.name;
   } else {
-    const LinkProfile& global = one_host ? intra : inter;
-    ring(shape.workers, global, costs.global_alpha, costs.global_beta);
-    links_text = "global all-reduce on " + global.name;
+    reduction(shape.workers, costs.global_alpha, costs.global_beta);
+    links_text = fmt::format("global {} all-reduce on {}", allreduce_name(cluster.allreduce),
+                             level_text(shape.workers));
     if (shape.group_size > 0) {
-      const bool in_host = shape.group_size <= cluster.workers_per_host &&
-                           cluster.workers_per_host % shape.group_size == 0;
-      const LinkProfile& group = in_host ? intra : inter;
-      ring(shape.group_size, group, costs.group_alpha, costs.group_beta);
-      links_text += ", groups of " + std::to_string(shape.group_size) + " on " + group.name;
+      reduction(shape.group_size, costs.group_alpha, costs.group_beta);
+      links_text +=
+          ", groups of " + std::to_string(shape.group_size) + " on " + level_text(shape.group_size);
     }
   }
   costs.explanation = fmt::format("cluster {}: device {}, {} per host, {}", name, device_text,
                                   cluster.workers_per_host, links_text);
   return costs;
-}
-
-std::string describe_cluster_table(const ClusterTable& table) {
-  std::ostringstream out;
-  out << "links (one-way latency, bandwidth each way):\n";
-  for (const LinkProfile& l : table.links) {
-    out << fmt::format("  {:<18} {:>9.3g} s  {:>9.3g} B/s  {}\n", l.name, l.latency, l.bandwidth,
-                       l.source);
-  }
-  out << "devices (seconds a training step):\n";
-  for (const DeviceProfile& d : table.devices) {
-    out << fmt::format("  {:<18} {}\n", d.name, d.source);
-    for (const auto& [what, seconds] : d.step_seconds) {
-      out << fmt::format("      {:<34} {:.4g} s\n", what, seconds);
-    }
-  }
-  out << "clusters (cluster = \"NAME\"):\n";
-  for (const ClusterProfile& c : table.clusters) {
-    out << fmt::format("  {:<18} {} per host, inside {}, between {}, device {}{}: {}\n", c.name,
-                       c.workers_per_host, c.intra, c.inter, c.device,
-                       c.ranks_share_cores ? " (ranks share the cores)" : "", c.source);
-  }
-  return out.str();
 }
 
 }  // namespace dsgd

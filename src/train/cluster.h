@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "train/collective_cost.h"
 #include "train/config.h"
 
 namespace dsgd {
@@ -21,6 +22,9 @@ struct LinkProfile {
   std::string name;
   double latency = 0.0;    // seconds, one way
   double bandwidth = 0.0;  // bytes per second, each direction
+  // Bytes per second at which a member adds a vector that arrived over this link into its own:
+  // the all-reduce's arithmetic (collective_cost.h's gamma), 0 where it is left out.
+  double reduce_bandwidth = 0.0;
   std::string source;
 };
 
@@ -33,8 +37,9 @@ struct DeviceProfile {
 struct ClusterProfile {
   std::string name;
   int64_t workers_per_host = 1;
-  std::string intra, inter, server;  // link names (server: "" = inter)
-  std::string device;                // a device name, or "measured"
+  std::string intra, inter, server;                          // link names (server: "" = inter)
+  std::string device;                                        // a device name, or "measured"
+  AllreduceAlgorithm allreduce = AllreduceAlgorithm::kRing;  // every level's all-reduce
   // The workers of a host share its cores, as MPI's ranks on one machine do (device "measured"
   // only): each computes on its share of the cores, and more ranks than cores take turns.
   bool ranks_share_cores = false;
@@ -92,8 +97,9 @@ struct ClusterCosts {
   std::string explanation;  // one line for the log: device, links, step
 };
 
-// A ring all-reduce among p members on `link`: 2(p − 1) latencies, and the ring's volume (2(p −
-// 1)/p of the vector, what the simulators' beta multiplies) at the link's bandwidth. An
+// An all-reduce among p members on `link`, priced as the cluster's algorithm (collective_cost.h:
+// ring or tree, with the link's reduction term): alpha its latencies, beta its seconds per byte
+// divided by the ring's volume factor 2(p − 1)/p, which the simulators multiply beta by. An
 // asynchronous push or pull: one latency and the message at the server link's bandwidth (split
 // over the shards by the simulator). A level whose groups fit in a host is priced on the intra
 // link, any other on the inter link (the slowest a ring crosses).
@@ -102,7 +108,22 @@ struct ClusterCosts {
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& cluster,
                               const RunShape& shape, const std::string& device = "");
 
+// Whether each all-reduce of `members` consecutive workers, out of `workers`, stays inside a host.
+bool fits_in_hosts(const ClusterProfile& cluster, int64_t members, int64_t workers);
+
+// One all-reduce among `members` consecutive workers of the `workers` on `cluster`, by
+// `algorithm`: on the intra link where it fits in a host, otherwise each step on the link it
+// crosses (collective_cost.h).
+AllreducePrice cluster_allreduce(const ClusterTable& table, const ClusterProfile& cluster,
+                                 int64_t members, int64_t workers, AllreduceAlgorithm algorithm);
+
 // Every link, device and cluster with its figures and source, for `dsgd list clusters`.
 std::string describe_cluster_table(const ClusterTable& table);
+
+// The seconds of one all-reduce of `bytes` on every cluster of the table by every algorithm:
+// among all `workers`, or (group > 0) in each group of `group` consecutive ones. For `dsgd list
+// clusters --allreduce WORKERS[/GROUP] --bytes N`.
+std::string describe_allreduce_prices(const ClusterTable& table, int64_t workers, int64_t group,
+                                      double bytes);
 
 }  // namespace dsgd

@@ -1,0 +1,64 @@
+// The closed formulas of an all-reduce's time among p members on one link, as the latency-
+// bandwidth-compute model writes them (Thakur, Rabenseifner & Gropp, "Optimization of Collective
+// Communication Operations in MPICH", IJHPCA 19(1), 2005): alpha the one-way latency, beta the
+// seconds a byte takes on the link, gamma the seconds a member takes to add one received byte
+// into its own vector (the reduction's arithmetic; 0 where it is free beside the link). Every
+// algorithm's time is affine in the message's bytes n, so a price is (latency, seconds per byte),
+// which the cluster turns into the simulators' comm.* keys. Knows nothing of clusters or engines.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace dsgd {
+
+enum class AllreduceAlgorithm {
+  // Reduce-scatter then all-gather around a ring: 2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma.
+  // What dsgd's MPI engine runs (mpi_world.cpp sets Open MPI's ring), and NCCL's for large ones.
+  kRing,
+  // A binomial-tree reduce to one member, then a binomial-tree broadcast, unpipelined:
+  // 2 ceil(log2 p) (alpha + n beta) + ceil(log2 p) n gamma. Fewer latencies, more bytes.
+  kTree,
+  // Rabenseifner's: reduce-scatter by recursive halving, all-gather by recursive doubling:
+  // 2 log2 p alpha + 2(p-1)/p n beta + (p-1)/p n gamma for p a power of two; otherwise the
+  // p - 2^floor(log2 p) extra members first hand their vector to a partner and get the result
+  // back, 2 alpha + 2 n beta + n gamma more. Open MPI's choice for mid-sized vectors.
+  kHalvingDoubling,
+};
+
+inline constexpr AllreduceAlgorithm kAllreduceAlgorithms[] = {
+    AllreduceAlgorithm::kRing, AllreduceAlgorithm::kTree, AllreduceAlgorithm::kHalvingDoubling};
+
+struct LinkTerms {
+  double latency = 0.0;           // seconds, one way (alpha)
+  double bandwidth = 0.0;         // bytes per second each way (1 / beta)
+  double reduce_bandwidth = 0.0;  // bytes per second a member sums (1 / gamma); 0: free
+};
+
+// "ring", "tree", "halving-doubling"; nullptr for an unknown name.
+const AllreduceAlgorithm* find_allreduce(const std::string& name);
+const char* allreduce_name(AllreduceAlgorithm algorithm);
+
+// time(n) = latency_seconds + seconds_per_byte x n, for one all-reduce of n bytes.
+struct AllreducePrice {
+  double latency_seconds = 0.0;
+  double seconds_per_byte = 0.0;
+  double seconds(double bytes) const { return latency_seconds + seconds_per_byte * bytes; }
+};
+
+// Members on one link. Nothing to reduce among p <= 1 members: a zero price.
+AllreducePrice allreduce_price(AllreduceAlgorithm algorithm, int64_t members,
+                               const LinkTerms& link);
+
+// Members `per_host` to a host (consecutive ranks; 1: each on its own host, >= members: one host),
+// `intra` inside a host and `inter` between hosts, each step priced on the link it crosses, as
+// MPICH and Open MPI order the steps: the tree's and the halving's nearest partners first, the
+// halving's vector halved at each step (so only its last, smallest steps cross hosts, but every
+// member of a host crosses through the one uplink at once: their bytes add up there). A ring's
+// every step waits for its slowest hop: crossing hosts, each step is priced at the larger latency
+// and the larger seconds per byte of the two links (with consecutive ranks, one flow each way
+// through each uplink).
+AllreducePrice allreduce_price(AllreduceAlgorithm algorithm, int64_t members, int64_t per_host,
+                               const LinkTerms& intra, const LinkTerms& inter);
+
+}  // namespace dsgd
