@@ -8,8 +8,8 @@
 //   MpiCommunicator's global average against a raw MPI_Allreduce of the same buffer, with the
 //   hang watchdog on (as runs have it) and off; with `levels`, each level's average against a raw
 //   MPI_Allreduce on a communicator split the same way; with `link` (mpirun -n 2), the link's
-//   latency and bandwidth from a ping-pong over message sizes, and MPI_Allreduce against the ring
-//   formula priced with them.
+//   latency and bandwidth from a ping-pong over message sizes and the rate a rank sums at, and
+//   MPI_Allreduce and MPI_Iallreduce against the ring formula priced with them.
 // Google Benchmark times one process; here every rank must run the same loop in step, so the
 // timing is MPI_Wtime around barriers.
 #include <fmt/format.h>
@@ -28,6 +28,7 @@
 #include "engine/mpi/mpi_communicator.h"
 #include "engine/mpi/mpi_world.h"
 #include "run/session.h"
+#include "train/collective_cost.h"
 
 namespace dsgd {
 namespace {
@@ -185,49 +186,78 @@ int run_levels(MpiWorld& world) {
 
 // The link between two ranks, as configs/clusters.toml describes one: a ping-pong over message
 // sizes gives the one-way latency (the smallest message) and bandwidth (the large ones, past the
-// latency); then MPI_Allreduce over the same sizes against the ring's closed formula with that
-// latency and bandwidth, 2(p - 1) latencies + 2(p - 1)/p of the bytes at the bandwidth (what
-// train/cluster.h prices an all-reduce at). `mpirun -n 2 build/dsgd_mpi_bench link`.
+// latency); every rank adding one vector into another at once gives the rate a member sums at
+// (reduce_bandwidth, the all-reduce's gamma). Then Open MPI's MPI_Allreduce (its own choice of
+// algorithm) and MPI_Iallreduce (the ring dsgd's MPI engine sets, mpi_world.cpp) over the same
+// sizes against the ring formula of train/collective_cost.h priced with that link, without and
+// with the summing term. `mpirun -n 2 build/dsgd_mpi_bench link`.
 int run_link(MpiWorld& world) {
   const std::vector<int64_t> sizes = {1, 256, 4096, 65536, 269722, 1 << 20, 1 << 22, 1 << 24};
-  std::vector<double> one_way;
+  auto reps_for = [](int64_t floats) {
+    return static_cast<int>(std::clamp<int64_t>(50'000'000 / (floats * 4), 5, 2000));
+  };
+  std::vector<double> one_way, summing;
   for (int64_t floats : sizes) {
-    const int reps = static_cast<int>(std::clamp<int64_t>(50'000'000 / (floats * 4), 5, 2000));
-    one_way.push_back(round_trip(world, floats, reps) / 2);
+    one_way.push_back(round_trip(world, floats, reps_for(floats)) / 2);
+    // The sum as MPI_SUM's loop does it, on the rank's own core, every rank at once.
+    std::vector<float> into(floats, 1.0f), from(floats, 2.0f);
+    summing.push_back(per_call(world, reps_for(floats), [&] {
+      for (int64_t i = 0; i < floats; ++i) into[i] += from[i];
+      asm volatile("" : : "r"(into.data()) : "memory");  // the sum is kept, not optimised away
+    }));
   }
-  // Bandwidth: the median over messages of 256 KB and more, each past the latency (one size
-  // alone moved it 2x: the largest falls out of the caches' reach).
+  // Rates: the median over messages of 256 KB and more (one size alone moved the bandwidth 2x: the
+  // largest falls out of the caches' reach), each past the latency.
   const double latency = one_way.front();
-  std::vector<double> rates;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] * 4 >= 262144) {
-      rates.push_back(static_cast<double>(sizes[i]) * 4 / (one_way[i] - latency));
+  auto median_rate = [&](const std::vector<double>& seconds, double minus) {
+    std::vector<double> rates;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] * 4 >= 262144) {
+        rates.push_back(static_cast<double>(sizes[i]) * 4 / (seconds[i] - minus));
+      }
     }
-  }
-  std::sort(rates.begin(), rates.end());
-  const double bandwidth = rates[rates.size() / 2];
+    std::sort(rates.begin(), rates.end());
+    return rates[rates.size() / 2];
+  };
+  const double bandwidth = median_rate(one_way, latency);
+  const double reduce_bandwidth = median_rate(summing, 0.0);
   if (world.rank() == 0) {
-    std::printf("link: one-way latency %.3g s, bandwidth %.3g B/s (%d ranks)\n", latency, bandwidth,
-                world.size());
+    std::printf("link: one-way latency %.3g s, bandwidth %.3g B/s, sums %.3g B/s (%d ranks)\n",
+                latency, bandwidth, reduce_bandwidth, world.size());
     for (size_t i = 0; i < sizes.size(); ++i) {
       const double bytes = static_cast<double>(sizes[i]) * 4;
-      std::printf("  ping-pong %10.0f bytes: one way %.3g s, latency + bytes / bandwidth %.3g s\n",
-                  bytes, one_way[i], latency + bytes / bandwidth);
+      std::printf(
+          "  %10.0f bytes: one way %.3g s (latency + bytes / bandwidth %.3g s), sum %.3g s\n",
+          bytes, one_way[i], latency + bytes / bandwidth, summing[i]);
     }
   }
-  const double p = world.size();
+  const int64_t p = world.size();
+  const AllreducePrice ring =
+      allreduce_price(AllreduceAlgorithm::kRing, p, {latency, bandwidth, 0.0});
+  const AllreducePrice ring_summing =
+      allreduce_price(AllreduceAlgorithm::kRing, p, {latency, bandwidth, reduce_bandwidth});
   for (int64_t floats : sizes) {
     torch::Tensor buffer = torch::randn({floats});
-    const int reps = static_cast<int>(std::clamp<int64_t>(50'000'000 / (floats * 4), 5, 2000));
-    const double measured = per_call(world, reps, [&] {
-      MPI_Allreduce(MPI_IN_PLACE, buffer.data_ptr<float>(), static_cast<int>(floats), MPI_FLOAT,
-                    MPI_SUM, world.comm());
+    const int n = static_cast<int>(floats);
+    const double blocking = per_call(world, reps_for(floats), [&] {
+      MPI_Allreduce(MPI_IN_PLACE, buffer.data_ptr<float>(), n, MPI_FLOAT, MPI_SUM, world.comm());
+    });
+    const double nonblocking = per_call(world, reps_for(floats), [&] {
+      MPI_Request request;
+      MPI_Iallreduce(MPI_IN_PLACE, buffer.data_ptr<float>(), n, MPI_FLOAT, MPI_SUM, world.comm(),
+                     &request);
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
     });
     const double bytes = static_cast<double>(floats) * 4;
-    const double ring = 2 * (p - 1) * latency + 2 * (p - 1) / p * bytes / bandwidth;
-    print_ratio(world, fmt::format("MPI_Allreduce / ring model, {:.0f} bytes", bytes),
-                measured / ring,
-                fmt::format("{:.3g} s / {:.3g} s, {} ranks", measured, ring, world.size()));
+    const std::string size = fmt::format("{:.0f} bytes", bytes);
+    print_ratio(world, "MPI_Allreduce / ring, " + size, blocking / ring.seconds(bytes),
+                fmt::format("{:.3g} s / {:.3g} s, {} ranks", blocking, ring.seconds(bytes), p));
+    print_ratio(world, "MPI_Allreduce / ring + sums, " + size,
+                blocking / ring_summing.seconds(bytes),
+                fmt::format("/ {:.3g} s", ring_summing.seconds(bytes)));
+    print_ratio(world, "MPI_Iallreduce (ring) / ring + sums, " + size,
+                nonblocking / ring_summing.seconds(bytes),
+                fmt::format("{:.3g} s / {:.3g} s", nonblocking, ring_summing.seconds(bytes)));
   }
   return 0;
 }
