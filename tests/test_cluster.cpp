@@ -266,6 +266,7 @@ TEST(Cluster, RanksSharingCoresStretchTheStepByTheirTurns) {
   const ClusterCosts costs = price_on_cluster(table, "this-machine", shape);
   EXPECT_DOUBLE_EQ(costs.step_seconds, 0.45);
   EXPECT_DOUBLE_EQ(costs.seconds_per_unit, 0.45 / 128);
+  EXPECT_DOUBLE_EQ(costs.core_sharing, 1.5);  // timing.core_sharing of a synchronous run
   // A cluster whose device is not measured here cannot share this machine's cores.
   const fs::path file = write_table("cluster_shared_device", std::string(kTable) + R"(
 [clusters.shared-card]
@@ -373,6 +374,7 @@ TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
   // Bad settings: exit 2, and the message says what is wrong.
   for (const auto& [arguments, says] : std::vector<std::pair<std::string, std::string>>{
            {job + " --set comm.global_beta=1e-3", "comm.global_beta is set beside cluster"},
+           {job + " --set timing.core_sharing=2", "timing.core_sharing is set beside cluster"},
            {"run --set cluster_device=xeon-amx-2core", "without a cluster"},
            {"run --set cluster=flat-25g --engine mpi", "already counts the seconds"},
            {"run --set cluster=nvlink-10g", "nvlink8-10g"}}) {

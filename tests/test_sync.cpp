@@ -446,6 +446,36 @@ TEST(SyncSim, SimulatedTimeFollowsTheCostModel) {
   EXPECT_NEAR(session.sim_time(), compute + 8 * group + 8 * global, 1e-9 * session.sim_time());
 }
 
+// Learners sharing cores s times over take turns: a round's compute is max(mean, max / s) of the
+// learners' draws. With speeds 0.5-1.5 the slowest draw is about 1.7 times the mean: at s = 2 the
+// mean decides every round, at s = 1.2 the slowest learner's own draw does.
+TEST(SyncSim, LearnersSharingCoresSpreadTheirWork) {
+  for (const double sharing : {2.0, 1.2}) {
+    dsgd::RunConfig config = dsgd::parse_config(
+        "", {"algo=ssgd", "workers=4", "dataset=synthetic", "model=mlp", "batch_size=16",
+             "epochs=0.25", "threads=1", "timing.spread=0.5", "comm.global_alpha=0",
+             "comm.global_beta=0", "timing.core_sharing=" + std::to_string(sharing)});
+    dsgd::Session session(config);
+    dsgd::make_sync_simulator(session)->run();
+    dsgd::TimingModel timing(config, 4);
+    double compute = 0.0;
+    int mean_decides = 0;
+    for (int64_t round = 0; round < session.total_updates(); ++round) {
+      double slowest = 0.0, total = 0.0;
+      for (int64_t i = 0; i < 4; ++i) {
+        slowest = std::max(slowest, timing.duration(i, round));
+        total += timing.duration(i, round);
+      }
+      compute += std::max(total / 4, slowest / sharing);
+      mean_decides += total / 4 > slowest / sharing ? 1 : 0;
+    }
+    EXPECT_EQ(mean_decides, sharing == 2.0 ? session.total_updates() : 0) << sharing;
+    ASSERT_TRUE(session.report().traffic.has_value());
+    EXPECT_NEAR(session.report().traffic->at("compute_time"), compute, 1e-9 * compute) << sharing;
+    EXPECT_NEAR(session.sim_time(), compute, 1e-9 * compute) << sharing;
+  }
+}
+
 // Three levels with their own (α, β) on 8 learners: 16 rounds, level 1 after the 8 odd steps,
 // level 2 after steps 2, 6, 10, 14, level 3 after every fourth; each level's reductions, bytes
 // and simulated time recomputed by hand, and the run's clock is compute + their sum. Without

@@ -59,6 +59,7 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
   if (device_used == "measured" && cluster.ranks_share_cores) {
     const CoreShare share = core_share(cluster, shape);
     costs.step_seconds = shape.measured_step_seconds * share.stretch;
+    costs.core_sharing = share.stretch;
     device_text = fmt::format(
         "the step measured here on {} thread(s), {:.4g} s, x {:.3g} for {} rank(s) on {} core(s)",
         share.threads, shape.measured_step_seconds, share.stretch, share.ranks, shape.cores);

@@ -94,6 +94,9 @@ struct ClusterCosts {
   double group_alpha = 0.0, group_beta = 0.0;
   double global_alpha = 0.0, global_beta = 0.0;
   double step_seconds = 0.0;
+  // How many times over the learners share their host's cores (core_share's stretch; 1: a core
+  // each, or a cluster whose ranks do not share them): timing.core_sharing.
+  double core_sharing = 1.0;
   std::string explanation;  // one line for the log: device, links, step
 };
 

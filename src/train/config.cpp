@@ -164,6 +164,7 @@ void keep_resolved_choices(const RunConfig& original, RunConfig& resumed) {
     resumed.comm_group_beta = original.comm_group_beta;
     resumed.comm_global_alpha = original.comm_global_alpha;
     resumed.comm_global_beta = original.comm_global_beta;
+    resumed.timing_core_sharing = original.timing_core_sharing;
   }
 }
 

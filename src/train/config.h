@@ -58,6 +58,10 @@ struct RunConfig {
   double timing_straggler_factor = 1.0;
   std::string timing_trace;         // replay this arrival order
   std::string timing_record_trace;  // write the arrival order here
+  // Synchronous learners taking turns on shared cores (a cluster whose ranks share them sets it to
+  // the step's stretch s): a round's compute is the larger of the draws' mean and their max / s,
+  // the scheduler spreading the work, in place of the max.
+  double timing_core_sharing = 1.0;
 
   int64_t sim_replicas = 0;         // simulator: model replicas computing gradients (0: choose)
   int64_t gap_sample = 65536;       // coordinates the gap telemetry is estimated on (0: all)

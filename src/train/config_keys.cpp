@@ -186,6 +186,11 @@ const std::vector<KeySpec>& key_specs() {
            "probability that a minibatch is a straggler", in_range(0, 1), kMultiWorker),
       spec("timing.straggler_factor", &RunConfig::timing_straggler_factor, kFixed,
            "slow-down factor of a straggler minibatch", at_least(1), kMultiWorker),
+      spec("timing.core_sharing", &RunConfig::timing_core_sharing, kFixed,
+           "synchronous learners sharing cores s times over (set by a cluster whose ranks share "
+           "them): a round's compute lasts max(mean, max / s) of the learners' draws, not their "
+           "max",
+           at_least(1), kSyncFamily),
       spec("timing.trace", &RunConfig::timing_trace, kFixed,
            "replay the worker arrival order in this file", {}, kAsyncFamily),
       spec("timing.record_trace", &RunConfig::timing_record_trace, kMayChange,

@@ -157,6 +157,7 @@ void TrainingContext::price_cluster() {
   config_.comm_group_beta = costs.group_beta;
   config_.comm_global_alpha = costs.global_alpha;
   config_.comm_global_beta = costs.global_beta;
+  if (!shape_.asynchronous) config_.timing_core_sharing = costs.core_sharing;
   cluster_note_ = costs.explanation;
 }
 

@@ -81,7 +81,7 @@ void SyncSimulator::run() {
   torch::Tensor loss_sum = torch::zeros({}, model.params().options());
 
   for (int64_t round = training_.updates_done(); round < training_.total_updates(); ++round) {
-    double slowest = 0.0;
+    double slowest = 0.0, total = 0.0;
     loss_sum.zero_();
     // The learners' gradients are independent: with replicas they run in parallel, and their
     // losses are still summed in learner order.
@@ -99,8 +99,17 @@ void SyncSimulator::run() {
       loss_sum.add_(s.pool ? s.pool->wait(i)
                            : learner_gradient(training_.context().replica(), device, s.learners[l],
                                               s.streams[l].batch(round)));
-      slowest = std::max(slowest, s.timing->duration(i, round));
+      const double duration = s.timing->duration(i, round);
+      slowest = std::max(slowest, duration);
+      total += duration;
     }
+    // Learners sharing cores s times over take turns: the scheduler spreads their work, so the
+    // round lasts the mean draw (each stretched by s in the unit), unless one learner's own draw,
+    // run alone at the end, is longer.
+    const double compute =
+        c.timing_core_sharing > 1
+            ? std::max(total / static_cast<double>(learners), slowest / c.timing_core_sharing)
+            : slowest;
     const bool evaluating = training_.evaluation_due(round + 1);
     std::map<std::string, double> spreads;  // at their largest: before this round's averaging
     RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
@@ -110,7 +119,7 @@ void SyncSimulator::run() {
                                                       spread_columns(s.learners, *s.communicator);
                                               });
     SyncTraffic& t = *s.traffic;
-    t.compute_time += slowest;
+    t.compute_time += compute;
     if (round_traffic.level) {
       const LinkCost cost = link_cost(s.plan, *round_traffic.level, c);
       const double seconds = cost.alpha + cost.beta * SyncTraffic::volume(round_traffic);
