@@ -13,6 +13,7 @@
 
 #include "cli_helpers.h"
 #include "core/errors.h"
+#include "run/progress.h"
 #include "train/cluster.h"
 #include "train/collective_cost.h"
 #include "train/config.h"
@@ -450,6 +451,19 @@ source = "test"
   EXPECT_NEAR(std::stod(csv_cell(plain.parent_path() / "retime_report.csv", "seconds")), on_tiny,
               1e-12 * on_tiny);
   EXPECT_NE(on_tiny, seconds);
+  // Both clusters in one report: the tables keep the first's clock, a section sets each
+  // cluster's whole run side by side, as each run made on it counted it.
+  r = run_dsgd("report " + plain.string() + " --no-plots --out " + out.string() +
+               " --cluster tiny-hosts --cluster flat-25g --device tiny --cluster-file " +
+               table.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string both = read_file(out);
+  EXPECT_NE(both.find("## On each cluster"), std::string::npos) << both;
+  EXPECT_NE(both.find("| whole run on tiny-hosts | whole run on flat-25g |"), std::string::npos)
+      << both;
+  EXPECT_NE(both.find(format_duration(seconds) + " | " + format_duration(on_tiny) + " |"),
+            std::string::npos)
+      << both;
   // A cluster whose step is timed at each rank's share of the cores cannot be re-timed from
   // what a run recorded.
   r = run_dsgd("report " + plain.string() + " --no-plots --out " + out.string() +

@@ -140,8 +140,9 @@ py::dict sweep(const std::string& spec_path, const std::string& out, int jobs, i
 }
 
 std::string report(const std::vector<std::string>& dirs, const std::string& out, bool plots,
-                   double target, const std::string& command, const std::string& cluster,
-                   const std::string& cluster_file, const std::string& device) {
+                   double target, const std::string& command,
+                   const std::vector<std::string>& clusters, const std::string& cluster_file,
+                   const std::string& device) {
   std::string path;
   without_gil([&] {
     ReportOptions options;
@@ -150,7 +151,7 @@ std::string report(const std::vector<std::string>& dirs, const std::string& out,
     options.plots = plots;
     options.target = target;
     options.command = command;
-    options.cluster = cluster;
+    options.clusters = clusters;
     options.cluster_file = cluster_file;
     options.device = device;
     path = write_report(options);
@@ -236,8 +237,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::arg("jobs"), py::arg("threads"),
         py::arg("executable"));
   m.def("report", &report, py::arg("dirs"), py::arg("out"), py::arg("plots"), py::arg("target"),
-        py::arg("command"), py::arg("cluster") = "", py::arg("cluster_file") = "",
-        py::arg("device") = "");
+        py::arg("command"), py::arg("clusters") = std::vector<std::string>{},
+        py::arg("cluster_file") = "", py::arg("device") = "");
   m.def("check_config", &check_config, py::arg("config_path"), py::arg("keys"));
   m.def("read_run", &read_run_folder, py::arg("folder"));
   m.def("load_runs", &load_runs, py::arg("dirs"));

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 import torch
 
@@ -154,19 +154,22 @@ def sweep(spec: PathLike, *, jobs: int = 1, out: Optional[PathLike] = None,
 
 
 def report(*dirs: PathLike, out: Optional[PathLike] = None, plots: bool = True,
-           target: Optional[float] = None, cluster: Optional[str] = None,
+           target: Optional[float] = None,
+           cluster: Union[str, Sequence[str], None] = None,
            cluster_file: Optional[PathLike] = None, device: Optional[str] = None) -> str:
     """Writes the markdown report of run or sweep folders (`dsgd report`); returns its path.
 
     cluster: re-time the synchronous runs on this named cluster (`dsgd list clusters`; docs/time.md),
     as `dsgd report --cluster` does; an asynchronous run is refused with a ConfigError unless it
-    was made on that cluster. device: compute on this device in place of the cluster's own
-    (`dsgd report --device`)."""
+    was made on that cluster. A list of names re-times on each: the first prices the tables and
+    figures, and a section sets every cluster's times side by side. device: compute on this device
+    in place of the cluster's own (`dsgd report --device`)."""
+    clusters = [cluster] if isinstance(cluster, str) else list(cluster or [])
     command = "dsgd.report(" + ", ".join(repr(os.fspath(d)) for d in dirs) + (
         f", cluster={cluster!r}" if cluster else "") + (
         f", device={device!r}" if device else "") + ")"
     return _core.report([os.fspath(d) for d in dirs], os.fspath(out) if out else "",
-                        bool(plots), float(target or 0.0), command, cluster or "",
+                        bool(plots), float(target or 0.0), command, clusters,
                         os.fspath(cluster_file) if cluster_file else "", device or "")
 
 

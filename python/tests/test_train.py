@@ -202,6 +202,8 @@ def test_a_cluster_counts_seconds_and_the_report_re_times_sync_runs():
                out="plain", progress=None)
     path = dsgd.report("plain", plots=False, cluster="nvlink8-10g")
     assert "time on the cluster" in open(path).read()
+    path = dsgd.report("plain", plots=False, cluster=["nvlink8-10g", "flat-25g"])
+    assert "| whole run on nvlink8-10g | whole run on flat-25g |" in open(path).read()
     dsgd.train(SmallCnn(), train, test, algo="asgd", workers=2, epochs=0.25, out="async",
                progress=None)
     with pytest.raises(dsgd.ConfigError, match="asynchronous"):

@@ -217,8 +217,11 @@ int cli_main(int argc, char** argv) {
                    "accuracy for the time-to-target column (default: the sweep's)")
       ->check(CLI::Range(0.0, 1.0));
   report->add_flag("--no-plots", no_plots, "tables only (no gnuplot needed)");
-  report->add_option("--cluster", report_options.cluster,
-                     "re-time synchronous runs on this named cluster (`dsgd list clusters`)");
+  report
+      ->add_option("--cluster", report_options.clusters,
+                   "re-time synchronous runs on this named cluster (`dsgd list clusters`); "
+                   "repeated, a section sets each cluster's times side by side")
+      ->take_all();
   report->add_option("--device", report_options.device,
                      "with --cluster: compute on this device (`dsgd list clusters`) in place of "
                      "the cluster's own");

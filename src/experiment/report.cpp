@@ -45,8 +45,9 @@ std::string write_report(const ReportOptions& options) {
                         "run the same command again to write the whole report");
   };
   Experiment experiment = load_experiment(options.dirs);
-  if (!options.cluster.empty()) {
-    retime_on_cluster(experiment, options.cluster, options.cluster_file, options.device);
+  const Experiment as_recorded = options.clusters.size() > 1 ? experiment : Experiment{};
+  if (!options.clusters.empty()) {
+    retime_on_cluster(experiment, options.clusters.front(), options.cluster_file, options.device);
   }
   const Layout layout = resolve_layout(experiment, options);
   const std::vector<double> targets = targets_of(experiment, layout);
@@ -71,6 +72,7 @@ std::string write_report(const ReportOptions& options) {
   std::string md = preamble(experiment, options) + table_intro(layout, rows) +
                    markdown_table(columns, experiment.configurations, rows);
   if (!layout.columns.empty() && !layout.rows.empty()) md += pivot_section(experiment, layout);
+  md += clusters_section(as_recorded, targets, layout, options);
   md += published_section(experiment);
   md += runs_section(experiment);
   std::vector<Figure> figures;

@@ -19,8 +19,10 @@ struct ReportOptions {
   double target = 0.0;  // overrides the sweep's report.target when > 0
   bool plots = true;
   std::string command;  // how the report was asked for, quoted at its top
-  // Re-time the runs on this named cluster (experiment/retime.h); "" keeps what they recorded.
-  std::string cluster;
+  // Re-time the runs on these named clusters (experiment/retime.h): the first prices the tables and
+  // figures, and with more than one a section sets every cluster's times side by side. None keeps
+  // what the runs recorded.
+  std::vector<std::string> clusters;
   std::string cluster_file;
   std::string device;  // the device re-timed runs compute on, "" for the cluster's own
 };

@@ -30,6 +30,12 @@ std::string pivot_section(const Experiment& experiment, const Layout& layout);
 // baseline (report_published.cpp); "" when the sweep states none.
 std::string published_section(const Experiment& experiment);
 
+// With more than one cluster asked for: every run re-timed on each, each configuration's time to
+// the target and whole run per cluster (report_clusters.cpp); "" otherwise. `targets`: each
+// configuration's target accuracy, as the table above used.
+std::string clusters_section(const Experiment& experiment, const std::vector<double>& targets,
+                             const Layout& layout, const ReportOptions& options);
+
 // Each run's folder, status, epochs, wall time and how it computed (format, measured step, CPU):
 // a campaign's runs may land on different machines.
 std::string runs_section(const Experiment& experiment);

@@ -1,10 +1,11 @@
-// The closed formulas of an all-reduce's time among p members on one link, as the latency-
-// bandwidth-compute model writes them (Thakur, Rabenseifner & Gropp, "Optimization of Collective
-// Communication Operations in MPICH", IJHPCA 19(1), 2005): alpha the one-way latency, beta the
-// seconds a byte takes on the link, gamma the seconds a member takes to add one received byte
-// into its own vector (the reduction's arithmetic; 0 where it is free beside the link). Every
-// algorithm's time is affine in the message's bytes n, so a price is (latency, seconds per byte),
-// which the cluster turns into the simulators' comm.* keys. Knows nothing of clusters or engines.
+// The closed formulas of an all-reduce's time among p members, on one link or on two (inside a
+// host and between hosts), as the latency-bandwidth-compute model writes them (Thakur, Rabenseifner
+// & Gropp, "Optimization of Collective Communication Operations in MPICH", IJHPCA 19(1), 2005):
+// alpha the one-way latency, beta the seconds a byte takes on the link, gamma the seconds a member
+// takes to add one received byte into its own vector (the reduction's arithmetic; 0 where it is
+// free beside the link). Every algorithm's time is affine in the message's bytes n, so a price is
+// (latency, seconds per byte), which the cluster turns into the simulators' comm.* keys. Knows
+// nothing of clusters or engines.
 #pragma once
 
 #include <cstdint>
@@ -57,7 +58,8 @@ AllreducePrice allreduce_price(AllreduceAlgorithm algorithm, int64_t members,
 // member of a host crosses through the one uplink at once: their bytes add up there). A ring's
 // every step waits for its slowest hop: crossing hosts, each step is priced at the larger latency
 // and the larger seconds per byte of the two links (with consecutive ranks, one flow each way
-// through each uplink).
+// through each uplink). Steps 2^k apart are taken to cross hosts from 2^k >= per_host on: exact
+// for hosts of a power of two.
 AllreducePrice allreduce_price(AllreduceAlgorithm algorithm, int64_t members, int64_t per_host,
                                const LinkTerms& intra, const LinkTerms& inter);
 
