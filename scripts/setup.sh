@@ -15,6 +15,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   iproute2                                   # network namespaces for the two-host MPI test
   gnuplot-nox                                # the figures of `dsgd report`
+  libsimgrid-dev                             # SimGrid's SMPI: the all-reduce prices' check
   # The Python package (python/, built against Debian's torch, which is the same LibTorch) and
   # its tests: pybind11, pandas for the results, pytest, tqdm for the progress bar, mpi4py for
   # the test of MPI initialised by another library; mypy checks the package's types.

@@ -23,7 +23,10 @@ counts it where the link has a reduce_bandwidth.
 Needs Debian's libsimgrid-dev (smpicc, smpirun); a few minutes on two cores.
 
   scripts/simgrid-allreduce.py [--clusters NAME,...] [--shapes 16,16/4] [--sizes BYTES,...]
-                               [--out table.md]
+                               [--out table.md] [--check LOW,HIGH]
+
+--check fails (exit 1) when SMPI's time over dsgd's price leaves [LOW, HIGH] for any algorithm dsgd
+prices: the CTest test simgrid.allreduce runs it on two clusters at ResNet-20's size.
 """
 import argparse
 import math
@@ -138,6 +141,7 @@ def main():
     parser.add_argument("--out", help="also write the table to this file")
     parser.add_argument("--dsgd", default=os.path.join(ROOT, "build", "dsgd"),
                         help="the dsgd whose prices to check (default: build/dsgd)")
+    parser.add_argument("--check", help="LOW,HIGH: fail when a ratio leaves this range")
     for tool in ("smpicc", "smpirun"):
         if subprocess.run(["which", tool], capture_output=True).returncode != 0:
             sys.exit(f"simgrid-allreduce: {tool} not found; install Debian's libsimgrid-dev")
@@ -149,6 +153,8 @@ def main():
                         help="bytes per all-reduce, comma-separated")
     args = parser.parse_args()
     shapes = [tuple(int(x) for x in (s.split("/") + ["0"])[:2]) for s in args.shapes.split(",")]
+    bounds = [float(x) for x in args.check.split(",")] if args.check else None
+    outside = []
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = ["| cluster | all-reduce | bytes | " +
             " | ".join(f"{name}: formula, SMPI / formula" for name, _ in ALGORITHMS) +
@@ -171,8 +177,11 @@ def main():
                                                        group, nbytes, options)
                     cells = []
                     for algorithm, options in ALGORITHMS:
-                        cells.append(f"{priced[algorithm]:.3g} s, "
-                                     f"{run(options) / priced[algorithm]:.2f}")
+                        ratio = run(options) / priced[algorithm]
+                        cells.append(f"{priced[algorithm]:.3g} s, {ratio:.2f}")
+                        if bounds and not bounds[0] <= ratio <= bounds[1]:
+                            outside.append(f"{name}, {shape}, {nbytes:,} bytes, {algorithm}: "
+                                           f"SMPI / dsgd's price {ratio:.2f}")
                     cells.append(f"{run(OPEN_MPI) / priced['ring']:.2f}")
                     row = f"| {name} | {shape} | {nbytes:,} | " + " | ".join(cells) + " |"
                     print(row, flush=True)
@@ -180,6 +189,8 @@ def main():
     if args.out:
         with open(args.out, "w") as f:
             f.write("\n".join(rows) + "\n")
+    if outside:
+        sys.exit("simgrid-allreduce: outside [{}, {}]:\n  ".format(*bounds) + "\n  ".join(outside))
 
 
 if __name__ == "__main__":
