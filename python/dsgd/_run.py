@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 def metrics_frame(found: _core.RunFolder) -> pandas.DataFrame:
     """A run's metrics (as the engine's reader found them) as a DataFrame in metrics.csv's column
     order, typed as pandas.read_csv types the file dsgd wrote (it writes whole numbers without a
-    point): a column of whole numbers is int64, any other float64 (an empty cell is NaN)."""
+    point): a column of whole numbers is int64, any other float64 (an empty cell is NaN). A run
+    priced on a cluster has, beside its `seconds`, `time`: the same as a Timedelta to the second,
+    which pandas shows as days and h:mm:ss."""
     import pandas as pd
 
     columns: dict[str, Any] = {}
@@ -27,6 +29,8 @@ def metrics_frame(found: _core.RunFolder) -> pandas.DataFrame:
         values = found["metrics"][name]
         whole = all(math.isfinite(v) and v == int(v) for v in values)
         columns[name] = pd.Series(values, dtype="int64" if whole and values else "float64")
+        if name == "seconds":
+            columns["time"] = pd.to_timedelta(columns[name], unit="s").dt.round("s")
     return pd.DataFrame(columns)
 
 

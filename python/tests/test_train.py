@@ -198,6 +198,9 @@ def test_a_cluster_counts_seconds_and_the_report_re_times_sync_runs():
                cluster="flat-25g", out="priced", progress=None)
     frame = dsgd.load_runs("priced")
     assert "seconds" in frame.columns and (frame["seconds"] > 0).all()
+    # Beside the seconds, the same as a duration to the second (shown as h:mm:ss).
+    assert list(frame.columns).index("time") == list(frame.columns).index("seconds") + 1
+    assert (abs(frame["time"].dt.total_seconds() - frame["seconds"]) <= 0.5).all()
     dsgd.train(SmallCnn(), train, test, algo="ssgd", workers=4, epochs=0.5, eval_every=0.25,
                out="plain", progress=None)
     path = dsgd.report("plain", plots=False, cluster="nvlink8-10g")
