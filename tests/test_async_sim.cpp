@@ -16,7 +16,9 @@
 #include "core/errors.h"
 #include "engine/async_server.h"
 #include "engine/async_telemetry.h"
+#include "engine/sim/gradient_pool.h"
 #include "engine/trace.h"
+#include "run/evaluator.h"
 #include "run/session.h"
 #include "train/local_steps.h"
 
@@ -208,6 +210,43 @@ TEST(AsyncSim, ReplicasChangeNothing) {
   run_ok(job + "--set sim.replicas=2 --set timing.trace=" + trace.string(), replay);
   EXPECT_EQ(metrics(replay), metrics(one));
   for (const auto& p : {one, two, three, trace, part, replay}) fs::remove_all(p);
+}
+
+// An evaluation on lent replicas computes each batch as the run's own model does and sums in
+// batch order: the same loss and accuracy bit for bit, with every replica loaded from the model
+// whatever it held, and the stop check once per wave of batches. A task's error reaches the
+// caller.
+TEST(GradientPool, EvaluationOnLentReplicasIsTheSameBitForBit) {
+  dsgd::Session session(dsgd::parse_config("", {"algo=dana-zero", "workers=4", "dataset=synthetic",
+                                                "model=lenet5-bn", "batch_size=16", "threads=1"}));
+  dsgd::TrainingContext& context = session.context();
+  dsgd::GradientPool pool(context, /*replicas=*/3, /*slots=*/1);
+  dsgd::ModelReplica as_made = context.make_replica();
+  {
+    // The model moves away from what the replicas were made with, and re-estimates BatchNorm.
+    torch::NoGradGuard no_grad;
+    torch::manual_seed(7);
+    context.model().params().add_(torch::randn_like(context.model().params()), 0.05);
+    dsgd::WorkerStream stream = context.make_stream(0);
+    dsgd::reestimate_batchnorm(context.model(), stream, 0, 2, context.device());
+  }
+  const dsgd::Dataset& test = context.data().test;  // 1024: 11 batches of 100, the last of 24
+  const dsgd::Normalization& norm = context.data().normalization;
+  int batches = 0, waves = 0;
+  const dsgd::EvalResult alone =
+      dsgd::evaluate(context.model(), test, norm, context.device(), 100, [&] { ++batches; });
+  const dsgd::EvalResult lent = dsgd::evaluate(
+      context.model(), test, norm, context.device(), 100, [&] { ++waves; }, &pool);
+  EXPECT_EQ(lent.loss, alone.loss);
+  EXPECT_EQ(lent.accuracy, alone.accuracy);
+  EXPECT_EQ(batches, 11);
+  EXPECT_EQ(waves, 4);  // 3 + 3 + 3 + 2
+  EXPECT_NE(dsgd::evaluate(*as_made.flat, test, norm, context.device(), 100).loss, alone.loss);
+
+  std::vector<dsgd::ReplicaRunner::Task> tasks;
+  tasks.push_back([](dsgd::ModelReplica&) { throw dsgd::ConfigError("a task failed", "none"); });
+  tasks.push_back([](dsgd::ModelReplica&) {});
+  EXPECT_THROW(pool.run_each(std::move(tasks)), dsgd::ConfigError);
 }
 
 // With one worker every async rule is sgd (heavy ball or Nesterov) under the default warm-up +

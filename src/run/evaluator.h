@@ -11,6 +11,7 @@
 #include "core/flat_model.h"
 #include "data/dataset.h"
 #include "data/worker_stream.h"
+#include "train/replica_runner.h"
 
 namespace dsgd {
 
@@ -27,9 +28,14 @@ void reestimate_batchnorm(FlatModel& model, WorkerStream& stream, int64_t first,
                           const std::function<void()>& between_batches = nullptr);
 
 // Mean cross-entropy and accuracy over the whole dataset, in eval mode, batches of `chunk`;
-// `between_batches` as above.
+// `between_batches` as above. With `replicas` (an engine's, lent) the batches are computed on
+// them in parallel, `replicas->replicas()` at a time with `between_batches` before each wave, each
+// replica loaded with `model`'s parameters and buffers; every batch is computed as it would be on
+// `model` (same thread count, same batch), and the sums are taken in batch order, so the result
+// is the same bit for bit.
 EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& norm,
                     torch::Device device, int64_t chunk = 1000,
-                    const std::function<void()>& between_batches = nullptr);
+                    const std::function<void()>& between_batches = nullptr,
+                    ReplicaRunner* replicas = nullptr);
 
 }  // namespace dsgd

@@ -81,6 +81,7 @@ class Session : public Training {
     engine_checkpoint_ = std::move(save);
   }
   EngineReport& report() override { return report_; }
+  void lend_replicas(ReplicaRunner* replicas) override { lent_replicas_ = replicas; }
   void request_stop(int signal) override { requested_stop_ = signal; }
 
   // The context's, for tests and run_job.
@@ -143,6 +144,7 @@ class Session : public Training {
   double last_lr_ = 0.0;
   std::chrono::steady_clock::time_point start_;
   EngineReport report_;
+  ReplicaRunner* lent_replicas_ = nullptr;             // the engine's, while its run() holds them
   nlohmann::json outcome_ = nlohmann::json::object();  // where a run diverged or collapsed
   double wall_offset_ = 0.0;                           // wall time of the runs this one resumes
   int64_t resumed_at_update_ = 0;  // where this process's piece of the run began

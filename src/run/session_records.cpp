@@ -22,8 +22,11 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   const std::function<void()> stop_check = evaluation_stop_check(updates);
   reestimate_batchnorm(context_.model(), *bn_stream_, evaluations_ * config().bn_batches,
                        bn_batches, context_.device(), stop_check);
-  EvalResult result = evaluate(context_.model(), data().test, data().normalization,
-                               context_.device(), 1000, stop_check);
+  // The test pass runs on the engine's replicas where it lent them, on the CPU (on a GPU one
+  // replica's batches already fill the device).
+  EvalResult result =
+      evaluate(context_.model(), data().test, data().normalization, context_.device(), 1000,
+               stop_check, context_.device().is_cpu() ? lent_replicas_ : nullptr);
   ++evaluations_;
   final_acc_ = result.accuracy;
   best_acc_ = std::max(best_acc_, result.accuracy);

@@ -13,6 +13,7 @@
 
 #include "algos/catalog.h"
 #include "core/checkpoint.h"
+#include "train/replica_runner.h"
 #include "train/training_context.h"
 
 namespace dsgd {
@@ -60,6 +61,9 @@ class Training {
   virtual void set_engine_checkpoint(std::function<void(TensorMap&)> save) = 0;
   // Engine facts for summary.json, kept current by the engine.
   virtual EngineReport& report() = 0;
+  // The engine's gradient replicas, lent to the run's evaluations (nullptr: taken back). Lend
+  // them with ReplicaLoan, for as long as the engine's run() holds them.
+  virtual void lend_replicas(ReplicaRunner* replicas) = 0;
 
   // The context's, for brevity in engines.
   const RunConfig& config() const { return context().config(); }
@@ -68,6 +72,20 @@ class Training {
   double lr_at(int64_t updates) const { return context().lr_at(updates); }
   WorkerStream make_stream(int64_t worker) const { return context().make_stream(worker); }
   torch::Tensor compute_gradient(const Batch& batch) { return context().compute_gradient(batch); }
+};
+
+// Lends an engine's replicas to its run for the life of the loan.
+class ReplicaLoan {
+ public:
+  ReplicaLoan(Training& training, ReplicaRunner* replicas) : training_(training) {
+    training_.lend_replicas(replicas);
+  }
+  ~ReplicaLoan() { training_.lend_replicas(nullptr); }
+  ReplicaLoan(const ReplicaLoan&) = delete;
+  ReplicaLoan& operator=(const ReplicaLoan&) = delete;
+
+ private:
+  Training& training_;
 };
 
 }  // namespace dsgd

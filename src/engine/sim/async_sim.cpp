@@ -161,6 +161,8 @@ void AsyncSimulator::run() {
   AsyncServer& server = *s.server;
   FlatModel& model = training_.model();
   torch::NoGradGuard no_grad;
+  // Evaluations run their test pass on the replicas (queued behind the gradients computed ahead).
+  const ReplicaLoan loan(training_, s.pool.get());
 
   // Worker i's next gradient, at the parameters it was sent, on its next batch: as a job for the
   // pool, which may start it at once (the parameters stay put until i's message is applied).

@@ -75,6 +75,32 @@ torch::Tensor GradientPool::wait(int64_t slot) {
   return s.loss;
 }
 
+void GradientPool::run_each(std::vector<Task> tasks) {
+  if (!device_.is_cpu()) {
+    // On a GPU a task would have to wait for the submitter's kernels and the submitter for the
+    // task's, through events; nothing lends a GPU's replicas yet.
+    throw Error("gradient pool: run_each on a GPU", "this is a dsgd bug; report it");
+  }
+  if (tasks.empty()) return;
+  Errand errand;  // on this stack until every task has finished
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    errand.remaining = tasks.size();
+    for (Task& task : tasks) {
+      queue_.push_back({-1,
+                        [task = std::move(task)](ModelReplica& replica) {
+                          task(replica);
+                          return torch::Tensor();
+                        },
+                        nullptr, &errand});
+    }
+  }
+  work_.notify_all();
+  std::unique_lock<std::mutex> lock(mutex_);
+  finished_.wait(lock, [&] { return errand.remaining == 0; });
+  if (errand.error) std::rethrow_exception(errand.error);
+}
+
 void GradientPool::serve(ModelReplica& replica, std::optional<c10::Stream> stream) {
   // Every kernel this thread queues goes on the replica's stream.
   std::optional<c10::StreamGuard> on_stream;
@@ -104,11 +130,16 @@ void GradientPool::serve(ModelReplica& replica, std::optional<c10::Stream> strea
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      Slot& s = slots_[static_cast<size_t>(job.slot)];
-      s.loss = loss;
-      s.error = error;
-      s.finished = finished;
-      s.done = true;
+      if (job.errand != nullptr) {
+        if (error && !job.errand->error) job.errand->error = error;
+        --job.errand->remaining;
+      } else {
+        Slot& s = slots_[static_cast<size_t>(job.slot)];
+        s.loss = loss;
+        s.error = error;
+        s.finished = finished;
+        s.done = true;
+      }
     }
     finished_.notify_all();
   }

@@ -76,6 +76,8 @@ void SyncSimulator::run() {
   State& s = *state_;
   const RunConfig& c = training_.config();
   FlatModel& model = training_.model();
+  // Evaluations run their test pass on the replicas, idle between rounds.
+  const ReplicaLoan loan(training_, s.pool.get());
   const int64_t learners = c.workers;
   torch::NoGradGuard no_grad;
   torch::Tensor loss_sum = torch::zeros({}, model.params().options());
