@@ -52,6 +52,21 @@ device = "card"
 source = "test"
 )";
 
+// The table above with a device whose step the CLI tests' mlp runs take (0.004 s for 16 samples),
+// on hosts of 4 with the fast link inside and the slow one between.
+const char* kTinyHosts = R"(
+[devices.tiny]
+source = "test"
+[devices.tiny.step]
+"mlp 16 contiguous fp32" = 0.004
+[clusters.tiny-hosts]
+workers_per_host = 4
+intra = "fast"
+inter = "slow"
+device = "tiny"
+source = "test"
+)";
+
 RunShape resnet_shape(int64_t workers) {
   RunShape shape;
   shape.model = "resnet20";
@@ -100,6 +115,29 @@ TEST(Cluster, PricesARingAndTheServerLinkAsWrittenByHand) {
   ClusterCosts on_card = price_on_cluster(table, "flat-25g", measured, "card");
   EXPECT_DOUBLE_EQ(on_card.seconds_per_unit, unit);
   EXPECT_DOUBLE_EQ(on_card.global_beta, 1.0 / 3.125e9 / unit);
+  fs::remove_all(file.parent_path());
+}
+
+// A deeper hierarchy (hier.levels): each level between the first and the global one priced at its
+// own group size, on the links its groups cross. Hosts of 4: groups of 2 inside a host, 2(2 - 1)
+// fast latencies; groups of 8 span two hosts, a ring whose every step waits for the slow link.
+TEST(Cluster, PricesEachLevelOfADeeperHierarchy) {
+  const fs::path file = write_table("cluster_levels", kTable);
+  const ClusterTable table = load_cluster_table(file.string());
+  const double unit = 0.064 / 128;
+  RunShape three = resnet_shape(16);
+  three.group_size = 2;
+  three.middle_group_sizes = {8};
+  const ClusterCosts costs = price_on_cluster(table, "hosts-of-4", three);
+  EXPECT_DOUBLE_EQ(costs.group_alpha, 2 * 1e-6 / unit);
+  EXPECT_DOUBLE_EQ(costs.group_beta, 1.0 / 1e11 / unit);
+  ASSERT_EQ(costs.middle_levels.size(), 1u);
+  EXPECT_EQ(costs.middle_levels[0].group_size, 8);
+  EXPECT_DOUBLE_EQ(costs.middle_levels[0].alpha, 14 * 1e-3 / unit);
+  EXPECT_DOUBLE_EQ(costs.middle_levels[0].beta, 1.0 / 1e9 / unit);
+  EXPECT_DOUBLE_EQ(costs.global_alpha, 30 * 1e-3 / unit);
+  EXPECT_NE(costs.explanation.find("groups of 8 on fast and slow"), std::string::npos)
+      << costs.explanation;
   fs::remove_all(file.parent_path());
 }
 
@@ -404,18 +442,7 @@ std::string csv_cell(const fs::path& csv, const std::string& column) {
 // took, to rounding; so with a device named in place of the cluster's. An asynchronous run is
 // refused, with the command that reruns it, unless it was made on that cluster.
 TEST(ClusterCli, ASyncRunReTimedIsTheRunMadeOnTheCluster) {
-  const fs::path table = write_table("cluster_retime", std::string(kTable) + R"(
-[devices.tiny]
-source = "test"
-[devices.tiny.step]
-"mlp 16 contiguous fp32" = 0.004
-[clusters.tiny-hosts]
-workers_per_host = 4
-intra = "fast"
-inter = "slow"
-device = "tiny"
-source = "test"
-)");
+  const fs::path table = write_table("cluster_retime", std::string(kTable) + kTinyHosts);
   const std::string job =
       "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.5 "
       "--set eval_every=0.25 --set algo=hier-avg --set workers=8 --set hier.group_size=4 "
@@ -498,6 +525,62 @@ source = "test"
   }
   fs::remove(out);
   fs::remove(plain.parent_path() / "retime_report.csv");
+}
+
+// A run of three levels on a cluster: its middle level's price written into its hier.levels row
+// (comm.group_* holds the first level's), kept when a sweep resumes it with the levels unpriced;
+// the same run made without a cluster re-timed to its seconds; a level's own link cost beside
+// the cluster refused.
+TEST(ClusterCli, ADeeperHierarchyPricesEachLevel) {
+  const fs::path table = write_table("cluster_levels", std::string(kTable) + kTinyHosts);
+  const std::string job =
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.5 "
+      "--set eval_every=0.25 --set algo=hier-avg --set workers=16 --set timing.shape=4 "
+      "--set 'hier.levels=[[2, 1], [8, 2], [16, 4]]' ";
+  const std::string cluster = "--set cluster=tiny-hosts --set cluster_file=" + table.string();
+  const fs::path priced = fresh_dir("levels_priced"), plain = fresh_dir("levels_plain");
+  run_ok(job + cluster, priced);
+  const RunConfig config = load_config((priced / "config.toml").string(), {});
+  const OptionTable& rows = config.algo_options.table("hier.levels");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].size(), 2u);
+  ASSERT_EQ(rows[1].size(), 4u);
+  EXPECT_EQ(rows[2].size(), 2u);
+  // The unit: 0.004 s / 16 samples. Groups of 2 inside a host of 4, 2(2 - 1) fast latencies;
+  // groups of 8 across two hosts, a ring of 2(8 - 1) slow steps.
+  const double unit = 0.004 / 16;
+  EXPECT_DOUBLE_EQ(config.seconds_per_unit, unit);
+  EXPECT_DOUBLE_EQ(config.comm_group_alpha, 2 * 1e-6 / unit);
+  EXPECT_DOUBLE_EQ(rows[1][2], 14 * 1e-3 / unit);
+  EXPECT_DOUBLE_EQ(rows[1][3], 1.0 / 1e9 / unit);
+  EXPECT_DOUBLE_EQ(config.comm_global_alpha, 30 * 1e-3 / unit);
+
+  const RunConfig resumed =
+      resume_config(priced.string(), {"cluster=tiny-hosts", "cluster_file=" + table.string(),
+                                      "epochs=1", "hier.levels=[[2, 1], [8, 2], [16, 4]]"});
+  EXPECT_EQ(resumed.algo_options.table("hier.levels"), rows);
+
+  // Made without a cluster, re-timed by the report: every level at its own price.
+  run_ok(job, plain);
+  const fs::path out = plain.parent_path() / "levels_report.md";
+  CliResult r = run_dsgd("report " + plain.string() + " --no-plots --out " + out.string() +
+                         " --cluster tiny-hosts --cluster-file " + table.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const double seconds =
+      nlohmann::json::parse(read_file(priced / "summary.json")).at("seconds").get<double>();
+  EXPECT_NEAR(std::stod(csv_cell(plain.parent_path() / "levels_report.csv", "seconds")), seconds,
+              1e-12 * seconds);
+
+  CliResult refused = run_dsgd(
+      "run --set dataset=synthetic --set model=mlp --set algo=hier-avg --set workers=16 "
+      "--set 'hier.levels=[[2, 1], [8, 2, 0.5, 0.1], [16, 4]]' " +
+      cluster);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("hier.levels level 2 gives its link cost"), std::string::npos)
+      << refused.output;
+  for (const fs::path& p : {priced, plain, table.parent_path()}) fs::remove_all(p);
+  fs::remove(out);
+  fs::remove(plain.parent_path() / "levels_report.csv");
 }
 
 }  // namespace

@@ -124,8 +124,8 @@ SyncAlgorithm hier_avg_algorithm() {
                             "size, period] per level from the innermost out, each dividing the "
                             "next, the last holding every learner; [group size, period, alpha, "
                             "beta] also prices the level's simulated link (default: "
-                            "comm.group_* inside, comm.global_* for the last), e.g. [[4, 2], "
-                            "[16, 8], [64, 32]]"),
+                            "comm.group_* inside, comm.global_* for the last; a cluster prices "
+                            "every level itself), e.g. [[4, 2], [16, 8], [64, 32]]"),
                boolean_option("hier.node_groups", false,
                               "MPI engine: the innermost groups are the ranks of each node "
                               "(sharing memory) instead of consecutive ranks")})),

@@ -33,14 +33,11 @@ void SyncTraffic::record(const RoundTraffic& round, int64_t learners, double sec
   link.comm_time += seconds;
 }
 
-namespace {
-
-// The metrics column (and checkpoint name) of one level's figure: level<l>_<what>, l from 1.
 std::string level_column(size_t level, const char* what) {
   return "level" + std::to_string(level + 1) + "_" + what;
 }
 
-}  // namespace
+namespace {}  // namespace
 
 std::map<std::string, double> SyncTraffic::columns() const {
   std::map<std::string, double> row = {{"local_reductions", 0.0},

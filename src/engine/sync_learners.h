@@ -67,6 +67,10 @@ class SyncTraffic {
   std::vector<Link> levels_;
 };
 
+// The metrics column (and checkpoint name) of one level's figure (SyncTraffic's "reductions",
+// "bytes", "comm_time"): level<l>_<what>, `level` counted from 0 and l from 1.
+std::string level_column(size_t level, const char* what);
+
 // Loads the learner into `replica`, computes the gradient of `batch` into learner.grad, keeps the
 // BatchNorm statistics the forward pass updated; returns the loss.
 torch::Tensor learner_gradient(ModelReplica& replica, torch::Device device, Learner& learner,

@@ -56,17 +56,14 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
   }
   RunShape shape = run_shape(config);
   shape.measured_step_seconds = run.step_seconds;
-  int64_t levels = 1;
+  size_t levels = 1;
   if (algo.family == AlgorithmFamily::kSync) {
     const SyncPlan plan = sync_plan(*algo.sync, config, /*steps_per_epoch=*/1);
-    levels = static_cast<int64_t>(plan.levels.size());
-    if (levels > 2) {
-      throw ConfigError(fmt::format("run '{}' averages on {} levels; re-timing prices two (groups "
-                                    "and all learners)",
-                                    run.dir, levels),
-                        "rerun it with the cluster set");
+    levels = plan.levels.size();
+    if (levels >= 2) shape.group_size = plan.levels.front().group_size;
+    for (size_t l = 1; l + 1 < levels; ++l) {
+      shape.middle_group_sizes.push_back(plan.levels[l].group_size);
     }
-    if (levels == 2) shape.group_size = plan.levels.front().group_size;
   }
   const ClusterCosts costs = price_on_cluster(table, cluster, shape, device);
   const double unit = costs.seconds_per_unit;
@@ -87,6 +84,15 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
       if (levels == 2) {
         units += costs.group_alpha * column_of(run, "local_reductions")[i] +
                  costs.group_beta * column_of(run, "local_bytes")[i] / learners;
+      } else if (levels > 2) {
+        // Each inner level at its own price, from its own columns.
+        units += costs.group_alpha * column_of(run, level_column(0, "reductions"))[i] +
+                 costs.group_beta * column_of(run, level_column(0, "bytes"))[i] / learners;
+        for (size_t m = 0; m < costs.middle_levels.size(); ++m) {
+          const ClusterCosts::LevelPrice& level = costs.middle_levels[m];
+          units += level.alpha * column_of(run, level_column(m + 1, "reductions"))[i] +
+                   level.beta * column_of(run, level_column(m + 1, "bytes"))[i] / learners;
+        }
       }
       seconds.push_back(units * unit);
     }

@@ -126,6 +126,12 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
       links_text +=
           ", groups of " + std::to_string(shape.group_size) + " on " + level_text(shape.group_size);
     }
+    for (const int64_t group_size : shape.middle_group_sizes) {
+      ClusterCosts::LevelPrice level{group_size};
+      reduction(group_size, level.alpha, level.beta);
+      costs.middle_levels.push_back(level);
+      links_text += ", groups of " + std::to_string(group_size) + " on " + level_text(group_size);
+    }
   }
   costs.explanation = fmt::format("cluster {}: device {}, {} per host, {}", name, device_text,
                                   cluster.workers_per_host, links_text);

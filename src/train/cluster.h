@@ -67,7 +67,10 @@ struct RunShape {
   std::string format;  // "channels-last bf16" and the like
   int64_t workers = 1;
   int64_t group_size = 0;  // learners per in-group reduction (hier-avg), 0: none
-  int64_t servers = 1;     // asynchronous server shards
+  // A deeper hierarchy's groups between the first level and the global one (hier.levels of
+  // three or more), innermost first.
+  std::vector<int64_t> middle_group_sizes;
+  int64_t servers = 1;  // asynchronous server shards
   bool asynchronous = false;
   double measured_step_seconds = 0.0;  // the run's own step on its machine
   int64_t cores = 0;                   // the machine's cores (clusters whose ranks share them)
@@ -93,6 +96,12 @@ struct ClusterCosts {
   double seconds_per_unit = 0.0;
   double group_alpha = 0.0, group_beta = 0.0;
   double global_alpha = 0.0, global_beta = 0.0;
+  // Each of shape.middle_group_sizes' levels, in the same units (hier.levels' alpha and beta).
+  struct LevelPrice {
+    int64_t group_size = 0;
+    double alpha = 0.0, beta = 0.0;
+  };
+  std::vector<LevelPrice> middle_levels;
   double step_seconds = 0.0;
   // How many times over the learners share their host's cores (core_share's stretch; 1: a core
   // each, or a cluster whose ranks do not share them): timing.core_sharing.

@@ -95,8 +95,9 @@ RunConfig resume_with(const std::string& run_dir, const Changes& changes) {
   const std::string file = run_dir + "/config.toml";
   RunConfig config = load_config(file, changes);
   const RunConfig original = load_config(file, std::vector<std::string>{});
-  check_resume_changes(original, config);
+  // The choices first: what "auto" or a cluster resolved to is what the resume is compared with.
   keep_resolved_choices(original, config);
+  check_resume_changes(original, config);
   return config;
 }
 
@@ -165,6 +166,20 @@ void keep_resolved_choices(const RunConfig& original, RunConfig& resumed) {
     resumed.comm_global_alpha = original.comm_global_alpha;
     resumed.comm_global_beta = original.comm_global_beta;
     resumed.timing_core_sharing = original.timing_core_sharing;
+  }
+  // The prices a cluster wrote into a deeper hierarchy's rows (hier.levels' alpha and beta), where
+  // the resume names the same cluster and levels unpriced.
+  const char* levels = "hier.levels";
+  if (!resumed.cluster.empty() && resumed.cluster == original.cluster &&
+      resumed.cluster_device == original.cluster_device && original.algo_options.has(levels) &&
+      resumed.algo_options.has(levels)) {
+    const OptionTable& priced = original.algo_options.table(levels);
+    const OptionTable& asked = resumed.algo_options.table(levels);
+    bool same = priced.size() == asked.size();
+    for (size_t i = 0; same && i < priced.size(); ++i) {
+      same = asked[i].size() == 2 && priced[i][0] == asked[i][0] && priced[i][1] == asked[i][1];
+    }
+    if (same) resumed.algo_options.set_table(levels, priced);
   }
 }
 

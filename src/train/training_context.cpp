@@ -140,6 +140,24 @@ void TrainingContext::price_cluster() {
   run.asynchronous = shape_.asynchronous;
   run.measured_step_seconds = format_choice_.step_seconds();
   run.cores = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+  // A deeper hierarchy (hier.levels of three or more levels): comm.group_* prices its first level
+  // alone, so each level between the first and the global one is priced at its own group size,
+  // into its row.
+  OptionTable levels;
+  if (!shape_.asynchronous && config_.algo_options.has("hier.levels")) {
+    levels = config_.algo_options.table("hier.levels");
+  }
+  for (size_t i = 0; i < levels.size(); ++i) {
+    if (levels[i].size() == 4) {
+      throw ConfigError(fmt::format("hier.levels level {} gives its link cost (alpha, beta) "
+                                    "beside cluster = \"{}\", which prices every link itself",
+                                    i + 1, config_.cluster),
+                        "give the level as [group size, period], or drop the cluster");
+    }
+    if (i > 0 && i + 1 < levels.size()) {
+      run.middle_group_sizes.push_back(static_cast<int64_t>(levels[i][0]));
+    }
+  }
   const ClusterTable table = load_cluster_table(config_.cluster_file);
   const ClusterProfile& cluster = table.cluster(config_.cluster);
   const std::string& device =
@@ -158,6 +176,11 @@ void TrainingContext::price_cluster() {
   config_.comm_global_alpha = costs.global_alpha;
   config_.comm_global_beta = costs.global_beta;
   if (!shape_.asynchronous) config_.timing_core_sharing = costs.core_sharing;
+  for (size_t i = 0; i < costs.middle_levels.size(); ++i) {
+    std::vector<double>& row = levels[i + 1];
+    row = {row[0], row[1], costs.middle_levels[i].alpha, costs.middle_levels[i].beta};
+  }
+  if (!costs.middle_levels.empty()) config_.algo_options.set_table("hier.levels", levels);
   cluster_note_ = costs.explanation;
 }
 
