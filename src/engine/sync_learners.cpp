@@ -37,8 +37,6 @@ std::string level_column(size_t level, const char* what) {
   return "level" + std::to_string(level + 1) + "_" + what;
 }
 
-namespace {}  // namespace
-
 std::map<std::string, double> SyncTraffic::columns() const {
   std::map<std::string, double> row = {{"local_reductions", 0.0},
                                        {"local_bytes", 0.0},
