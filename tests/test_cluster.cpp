@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -525,6 +526,66 @@ TEST(ClusterCli, ASyncRunReTimedIsTheRunMadeOnTheCluster) {
   }
   fs::remove(out);
   fs::remove(plain.parent_path() / "retime_report.csv");
+}
+
+// With a cluster, a report's time-to-target ratio is taken in seconds on it: an asynchronous run
+// made on the cluster and a synchronous one re-timed on it count their simulated time in
+// different units (the first at the cluster's link prices, the second at its own link keys).
+TEST(ClusterCli, ATimeRatioOnAClusterIsInSeconds) {
+  const fs::path table = write_table("cluster_ratio", std::string(kTable) + kTinyHosts);
+  const fs::path dir = table.parent_path();
+  std::ofstream(dir / "ratio.sweep.toml") << "out = \"" << (dir / "runs").string() << R"("
+dir = "{config}/seed{seed}"
+seeds = [1]
+[set]
+dataset = "synthetic"
+model = "mlp"
+batch_size = 16
+epochs = 1
+eval_every = 0.25
+lr = 0.01
+threads = 1
+cluster_file = ")" << table.string() << R"("
+[[configs]]
+name = "dana-slim n4"
+algo = "dana-slim"
+workers = 4
+cluster = "tiny-hosts"
+[[configs]]
+name = "ssgd p4"
+algo = "ssgd"
+workers = 4
+[report]
+rows = "algo"
+target = "ssgd"
+)";
+  CliResult swept = run_dsgd("sweep " + (dir / "ratio.sweep.toml").string());
+  ASSERT_EQ(swept.exit_code, 0) << swept.output;
+  CliResult r = run_dsgd("report " + (dir / "runs").string() + " --no-plots --out " +
+                         (dir / "report.md").string() + " --cluster tiny-hosts --cluster-file " +
+                         table.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(read_file(dir / "report.md")
+                .find("time to it / ssgd's (seconds on the cluster / "
+                      "epochs)"),
+            std::string::npos);
+  const auto rows = read_csv(dir / "report.csv");
+  auto cell = [&rows](const std::string& algo, const std::string& column) {
+    const auto& header = rows.front();
+    const size_t at = std::find(header.begin(), header.end(), column) - header.begin();
+    const size_t key = std::find(header.begin(), header.end(), "algo") - header.begin();
+    for (size_t i = 1; i < rows.size(); ++i) {
+      if (at < header.size() && rows[i][key] == algo) return std::stod(rows[i][at]);
+    }
+    ADD_FAILURE() << algo << " " << column;
+    return 0.0;
+  };
+  const double seconds_ratio = cell("dana-slim", "target_seconds") / cell("ssgd", "target_seconds");
+  EXPECT_NEAR(cell("dana-slim", "target_seconds_ratio"), seconds_ratio, 1e-9 * seconds_ratio);
+  EXPECT_DOUBLE_EQ(cell("ssgd", "target_seconds_ratio"), 1.0);
+  const double clock_ratio = cell("dana-slim", "target_sim_time") / cell("ssgd", "target_sim_time");
+  EXPECT_GT(std::abs(seconds_ratio - clock_ratio), 0.05 * seconds_ratio);
+  fs::remove_all(dir);
 }
 
 // A run of three levels on a cluster: its middle level's price written into its hier.levels row
