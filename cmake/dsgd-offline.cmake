@@ -45,6 +45,7 @@ add_library(ZLIB::ZLIB ALIAS dsgd_offline_zlib)
 # stb: headers under include/stb/, their implementations compiled once here.
 add_library(dsgd_offline_stb STATIC "${_dsgd_off}/stb/stb_implementations.c")
 target_compile_options(dsgd_offline_stb PRIVATE -w)
+set_target_properties(dsgd_offline_stb PROPERTIES POSITION_INDEPENDENT_CODE ON)  # in the Python module too
 target_include_directories(dsgd_offline_stb SYSTEM PUBLIC "${_dsgd_off}/include"
                                                           "${_dsgd_off}/include/stb")
 target_link_libraries(dsgd_offline_stb PRIVATE m)

@@ -1,5 +1,6 @@
 // The report's table as text: markdown for report.md, CSV for report.csv; see report_table.h.
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join lives here since {fmt} 11 (LibTorch 2.x ships it)
 
 #include <sstream>
 #include <string>

@@ -2,6 +2,7 @@
 #include "train/cluster.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join lives here since {fmt} 11 (LibTorch 2.x ships it)
 
 #include <algorithm>
 
