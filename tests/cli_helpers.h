@@ -37,6 +37,11 @@ inline fs::path fresh_dir(const std::string& name) {
   return dir;
 }
 
+// Whether gnuplot, which draws the report's figures, is installed (scripts/setup.sh installs it; a
+// GPU machine built with scripts/gpu-check.sh may have none): tests of figures skip without it,
+// and tests of tables ask for --no-plots.
+inline bool have_gnuplot() { return std::system("command -v gnuplot > /dev/null 2>&1") == 0; }
+
 inline CliResult run_dsgd(const std::string& args) {
   fs::path log = fresh_dir("log");
   std::string command = std::string(DSGD_BINARY) + " " + args + " > " + log.string() + " 2>&1";

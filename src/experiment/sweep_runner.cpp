@@ -154,7 +154,8 @@ std::vector<PlannedRun> plan_sweep(const SweepSpec& spec) {
 }
 
 SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
-  check_sweep_jobs(options.jobs, host_limits());  // before a folder or a process exists
+  const HostLimits limits = host_limits();
+  check_sweep_jobs(options.jobs, limits);  // before a folder or a process exists
   SweepOutcome outcome;
   std::deque<PlannedRun> pending;
   const std::vector<std::string>& only = options.only;
@@ -176,7 +177,9 @@ SweepOutcome run_sweep(const SweepSpec& spec, const SweepOptions& options) {
   write_sweep_json(spec);
 
   const int jobs = std::max(1, options.jobs);
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // The cores this process may use (affinity, cgroup quota), not all the host has: a container
+  // given 2 of 16 would otherwise run each job on 8 threads.
+  const int cores = static_cast<int>(std::max<int64_t>(1, limits.cores));
   const int cores_per_run = std::max(1, cores / jobs);
   const int total = outcome.skipped + static_cast<int>(pending.size());
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
