@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <csignal>
+
 #include "algos/local_sgd.h"
 #include "core/checkpoint.h"
+#include "core/crash_report.h"
 #include "core/error_report.h"
 #include "core/errors.h"
 #include "core/flat_model.h"
@@ -199,4 +202,18 @@ TEST(ErrorReport, EachErrorKeepsItsExitCodeAndHint) {
   EXPECT_EQ(plain.message, "plain");
   EXPECT_TRUE(plain.hint.empty());
   EXPECT_EQ(dsgd::report_error(std::make_exception_ptr(42)).exit_code, 1);
+}
+
+// A crash prints the program, the signal and a stack, then ends the process by that signal (the
+// exit status and any core file stay what they would have been).
+TEST(CrashReport, ACrashPrintsItsStackAndDiesOfItsSignal) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const auto crash = [](int signal_number) {
+    dsgd::install_crash_report("crash-test");
+    raise(signal_number);
+  };
+  EXPECT_EXIT(crash(SIGSEGV), ::testing::KilledBySignal(SIGSEGV),
+              "crash-test: crashed: Segmentation fault\\. The stack, innermost first:\n.*"
+              "please report it");
+  EXPECT_EXIT(crash(SIGABRT), ::testing::KilledBySignal(SIGABRT), "crash-test: crashed: Aborted");
 }
