@@ -280,6 +280,46 @@ source = "test"
       << uneven.output;
 }
 
+// Hosts whose size is not a power of two, groups that straddle hosts, and groups that share a
+// host's uplink, each priced as its messages fall, written out by hand (1 us and 1e11 B/s inside a
+// host, 1 ms and 1e9 B/s between):
+// - a tree of 12 on hosts of 6: the levels 1 and 4 apart stay inside a host (0..5, 6..11), the
+//   levels 2 apart (6 sends to 4) and 8 apart (8 to 0) cross, one message through each uplink;
+// - halving-doubling on 12 in hosts of 4: 0, 2, 4, 6 hand their vector to 1, 3, 5, 7 (inside a
+//   host); the core 1, 3, 5, 7, 8, 9, 10, 11 exchanges with partners 1 apart (1-3, 5-7, 8-9,
+//   10-11: inside), 2 apart (1-5, 3-7 cross, two through each of the first hosts' uplinks) and 4
+//   apart (1-8, 3-9, 5-10, 7-11: four through the third host's uplink);
+// - rings of 3 among 12 on hosts of 4: the second host's uplink carries the group 3..5's hop back
+//   (5 to 3) and the group 6..8's hop out (7 to 8) at once;
+// - a tree of 4 among 12 on hosts of 6: the group 4..7 straddles two hosts and only its top level
+//   (6 to 4) crosses.
+// Before, each was priced as if every member had a host of its own or as if partners 2^k apart
+// crossed only from 2^k >= workers_per_host on.
+TEST(Cluster, PricesHostsGroupsAndUplinksAsTheMessagesFall) {
+  const LinkTerms fast{1e-6, 1e11, 0}, slow{1e-3, 1e9, 0};
+  const AllreducePrice tree = allreduce_price(AllreduceAlgorithm::kTree, 12, 6, fast, slow);
+  EXPECT_DOUBLE_EQ(tree.latency_seconds, 2 * (2 * 1e-6 + 2 * 1e-3));
+  EXPECT_DOUBLE_EQ(tree.seconds_per_byte, 2 * (2 / 1e11 + 2 / 1e9));
+  const AllreducePrice halving =
+      allreduce_price(AllreduceAlgorithm::kHalvingDoubling, 12, 4, fast, slow);
+  EXPECT_DOUBLE_EQ(halving.latency_seconds, 2 * 1e-6 + 2 * 1e-6 + 2 * 1e-3 + 2 * 1e-3);
+  EXPECT_DOUBLE_EQ(halving.seconds_per_byte,
+                   2 / 1e11 + 2 * 0.5 / 1e11 + 2 * 0.25 * 2 / 1e9 + 2 * 0.125 * 4 / 1e9);
+  const AllreducePrice rings = allreduce_price(AllreduceAlgorithm::kRing, 3, 4, fast, slow, 4);
+  EXPECT_DOUBLE_EQ(rings.latency_seconds, 4 * 1e-3);
+  EXPECT_DOUBLE_EQ(rings.seconds_per_byte, 4.0 / 3 * 2 / 1e9);
+  const AllreducePrice straddling = allreduce_price(AllreduceAlgorithm::kTree, 4, 6, fast, slow, 3);
+  EXPECT_DOUBLE_EQ(straddling.latency_seconds, 2 * 1e-6 + 2 * 1e-3);
+  EXPECT_DOUBLE_EQ(straddling.seconds_per_byte, 2 / 1e11 + 2 / 1e9);
+  // A cluster's level is priced with all its groups at once: groups of 3 of 12 on hosts of 4.
+  const fs::path file = write_table("cluster_uneven", kTable);
+  const ClusterTable table = load_cluster_table(file.string());
+  const AllreducePrice level =
+      cluster_allreduce(table, table.cluster("hosts-of-4"), 3, 12, AllreduceAlgorithm::kRing);
+  EXPECT_DOUBLE_EQ(level.seconds(1e6), rings.seconds(1e6));
+  fs::remove_all(file.parent_path());
+}
+
 // Ranks sharing one host's cores, as MPI's do: each rank computes on cores / ranks threads, and
 // workers beyond the cores take turns; a server shard waits without taking one.
 TEST(Cluster, RanksSharingCoresStretchTheStepByTheirTurns) {

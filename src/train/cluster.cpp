@@ -42,13 +42,12 @@ AllreducePrice cluster_allreduce(const ClusterTable& table, const ClusterProfile
                                  int64_t members, int64_t workers, AllreduceAlgorithm algorithm) {
   const LinkProfile& intra = table.link(cluster.intra);
   const LinkProfile& inter = table.link(cluster.inter);
-  // Hosts of workers_per_host members when the members fill whole hosts, else each member apart.
-  const int64_t per_host = fits_in_hosts(cluster, members, workers)  ? members
-                           : members % cluster.workers_per_host == 0 ? cluster.workers_per_host
-                                                                     : 1;
-  return allreduce_price(algorithm, members, per_host,
+  // Every group of `members` among the workers reduces at once, the workers consecutive on hosts:
+  // groups that straddle two hosts, and those sharing a host's uplink, are priced as they fall.
+  const int64_t groups = std::max<int64_t>(1, workers / std::max<int64_t>(members, 1));
+  return allreduce_price(algorithm, members, cluster.workers_per_host,
                          {intra.latency, intra.bandwidth, intra.reduce_bandwidth},
-                         {inter.latency, inter.bandwidth, inter.reduce_bandwidth});
+                         {inter.latency, inter.bandwidth, inter.reduce_bandwidth}, groups);
 }
 
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name,

@@ -124,8 +124,8 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& clus
 bool fits_in_hosts(const ClusterProfile& cluster, int64_t members, int64_t workers);
 
 // One all-reduce among `members` consecutive workers of the `workers` on `cluster`, by
-// `algorithm`: on the intra link where it fits in a host, otherwise each step on the link it
-// crosses (collective_cost.h).
+// `algorithm`, while every other group of `members` reduces at once: each step on the link it
+// crosses, sharing a host's uplink with the other messages through it (collective_cost.h).
 AllreducePrice cluster_allreduce(const ClusterTable& table, const ClusterProfile& cluster,
                                  int64_t members, int64_t workers, AllreduceAlgorithm algorithm);
 

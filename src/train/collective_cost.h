@@ -23,7 +23,9 @@ enum class AllreduceAlgorithm {
   // Rabenseifner's: reduce-scatter by recursive halving, all-gather by recursive doubling:
   // 2 log2 p alpha + 2(p-1)/p n beta + (p-1)/p n gamma for p a power of two; otherwise the
   // p - 2^floor(log2 p) extra members first hand their vector to a partner and get the result
-  // back, 2 alpha + 2 n beta + n gamma more. Open MPI's choice for mid-sized vectors.
+  // back, 2 alpha + 2 n beta + n gamma more, and the rest are renumbered (MPICH's and Open MPI's
+  // way), so partners 2^k apart in the new numbers may be further apart on the hosts. Open MPI's
+  // choice for mid-sized vectors.
   kHalvingDoubling,
 };
 
@@ -51,16 +53,15 @@ struct AllreducePrice {
 AllreducePrice allreduce_price(AllreduceAlgorithm algorithm, int64_t members,
                                const LinkTerms& link);
 
-// Members `per_host` to a host (consecutive ranks; 1: each on its own host, >= members: one host),
-// `intra` inside a host and `inter` between hosts, each step priced on the link it crosses, as
-// MPICH and Open MPI order the steps: the tree's and the halving's nearest partners first, the
-// halving's vector halved at each step (so only its last, smallest steps cross hosts, but every
-// member of a host crosses through the one uplink at once: their bytes add up there). A ring's
-// every step waits for its slowest hop: crossing hosts, each step is priced at the larger latency
-// and the larger seconds per byte of the two links (with consecutive ranks, one flow each way
-// through each uplink). Steps 2^k apart are taken to cross hosts from 2^k >= per_host on: exact
-// for hosts of a power of two.
+// `groups` groups of `members` consecutive ranks each reduce at once (Hier-AVG's groups), on hosts
+// of `per_host` consecutive ranks (1: each rank its own host; the last host may be partial; a group
+// may straddle two hosts). Each step of the algorithm is priced as MPICH and Open MPI pair its
+// members (the tree's and the halving's nearest partners first, the halving's vector halved at
+// each step, a ring's every hop at once): it waits for its slowest message, on the link that
+// message crosses, and the messages leaving (or entering) one host share its one uplink. Where one
+// step sends some messages inside hosts and some between them, it pays the larger latency and the
+// larger seconds per byte: exact when one link is the slower in both.
 AllreducePrice allreduce_price(AllreduceAlgorithm algorithm, int64_t members, int64_t per_host,
-                               const LinkTerms& intra, const LinkTerms& inter);
+                               const LinkTerms& intra, const LinkTerms& inter, int64_t groups = 1);
 
 }  // namespace dsgd
