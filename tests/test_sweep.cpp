@@ -124,6 +124,12 @@ TEST(SweepSpec, BadSpecsAreRefusedNamingTheProblem) {
   EXPECT_NE(error_of("dir = \"same\"\n[grid]\nworkers = [2, 4]").find("share the folder"),
             std::string::npos);
   EXPECT_NE(error_of("[report]\nrows = \"seed\"\n").find("report.rows"), std::string::npos);
+  for (const char* epochs : {"[20, 10]", "[0, 10]", "[]", "\"10\"", "[\"ten\"]"}) {
+    EXPECT_NE(error_of(std::string("[report]\nloss_epochs = ") + epochs)
+                  .find("report.loss_epochs must be a list of increasing epochs > 0"),
+              std::string::npos)
+        << epochs;
+  }
   EXPECT_NE(error_of("[grid\nworkers = [2]").find("malformed TOML"), std::string::npos);
   // Config keys and their values are checked by building each point's config.
   const std::string unknown = error_of("[grid]\nworkerz = [2, 4]");
@@ -173,7 +179,8 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
   std::ofstream(dir / "four.toml") << "out = \"" << out.string() << "\"\nseeds = [1, 2]\n"
                                    << kTinySettings
                                    << "[grid]\nalgo = [\"dana-zero\", \"asgd\"]\n"
-                                      "[report]\nrows = \"algo\"\ntarget = 0.5\n";
+                                      "[report]\nrows = \"algo\"\ntarget = 0.5\n"
+                                      "loss_epochs = [0.5, 1]\n";
   testing::CliResult r = run_dsgd("sweep " + (dir / "four.toml").string() + " --jobs 2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // Two jobs share the cores this process may use (one each on a 2-core machine).
@@ -185,6 +192,7 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
   for (const char* algo : {"dana-zero", "asgd"}) {
     std::vector<double> finals;
     std::vector<double> bests;
+    std::vector<double> half_losses, end_losses;  // training loss at epochs 0.5 and 1
     for (const char* seed : {"1", "2"}) {
       const fs::path run = out / (std::string("algo=") + algo) / (std::string("seed=") + seed);
       ASSERT_TRUE(fs::exists(run / "summary.json")) << run;
@@ -194,6 +202,13 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
       EXPECT_EQ(summary["threads"], 1);  // a small model: one thread, a replica per core
       finals.push_back(summary["final_test_acc"].get<double>());
       bests.push_back(summary["best_test_acc"].get<double>());
+      const auto metrics = testing::read_csv(run / "metrics.csv");
+      const auto column = [&](const std::string& name) {
+        return std::find(metrics[0].begin(), metrics[0].end(), name) - metrics[0].begin();
+      };
+      ASSERT_EQ(metrics.size(), 3u);  // a header and two evaluations, at epochs 0.5 and 1
+      half_losses.push_back(std::stod(metrics[1][column("train_loss")]));
+      end_losses.push_back(std::stod(metrics[2][column("train_loss")]));
     }
     r = run_dsgd("report " + out.string() + (testing::have_gnuplot() ? "" : " --no-plots"));
     ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -208,6 +223,13 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
     EXPECT_NE(row.find(fmt::format("| {:.4f} ± {:.4f} |", best_acc.mean, best_acc.std)),
               std::string::npos)
         << row;
+    // The spec's loss_epochs: each one's training loss, mean ± std over the two seeds.
+    const std::string losses = report.substr(report.find("## Training loss by epoch"));
+    const SeedStats half = seed_stats(half_losses), end = seed_stats(end_losses);
+    EXPECT_NE(losses.find(fmt::format("| {} | {:.4f} ± {:.4f} | {:.4f} ± {:.4f} |", algo, half.mean,
+                                      half.std, end.mean, end.std)),
+              std::string::npos)
+        << losses;
   }
   const std::string csv = read_file(out / "report.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // header and two configurations
@@ -638,6 +660,61 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   ASSERT_EQ(csv.size(), 6u);  // a header and five configurations
   EXPECT_EQ(csv[1][0], "ref");
   EXPECT_NEAR(std::stod(csv[1][3]), 0.82, 1e-12);
+  fs::remove_all(dir);
+}
+
+// The table of training loss by epoch: each configuration's loss at its first evaluation at or
+// after each epoch the spec names, mean ± std over the seeds, "(k/n)" where only k of its n seeds
+// (queued ones counted) got there, "-" where none did. Hand-computed from the rows below.
+TEST(Report, TrainingLossByEpochIsEachSeedsFirstEvaluationAtOrAfterIt) {
+  const fs::path dir = fresh_dir("report_loss");
+  auto run_with_losses = [&](const std::string& run, const std::string& status,
+                             const std::vector<std::pair<double, double>>& epoch_loss) {
+    fake_run(dir / run, status, 0.5, {});
+    std::ofstream metrics(dir / run / "metrics.csv");
+    metrics << "epoch,updates,sim_time,train_loss,test_acc\n";
+    for (const auto& [epoch, loss] : epoch_loss) {
+      metrics << epoch << ",1,1," << loss << ",0.5\n";
+    }
+  };
+  run_with_losses("a/1", "ok", {{1, 2.0}, {2, 1.5}, {3, 1.0}});
+  run_with_losses("a/2", "ok", {{1, 2.2}, {2, 1.3}, {3, 0.8}});
+  run_with_losses("b/1", "ok", {{1.5, 1.9}, {3, 0.9}});
+  run_with_losses("b/2", "running", {{1.5, 2.1}});
+  run_with_losses("c/1", "ok", {{1, 2.4}, {2, 2.0}, {3, 1.6}});
+  nlohmann::json points = nlohmann::json::array();
+  for (const char* run : {"a/1", "a/2", "b/1", "b/2", "c/1", "c/2"}) {
+    const std::string name(run);
+    points.push_back(
+        {{"dir", name},
+         {"labels", nlohmann::json::array({nlohmann::json::array({"config", name.substr(0, 1)}),
+                                           nlohmann::json::array({"seed", name.substr(2)})})}});
+  }
+  nlohmann::json sweep = {{"dimensions", {"config", "seed"}},
+                          {"report", {{"rows", "config"}, {"loss_epochs", {1, 2.5, 3}}}},
+                          {"points", points}};
+  std::ofstream(dir / "sweep.json") << sweep.dump();
+  ReportOptions options;
+  options.dirs = {dir.string()};
+  options.plots = false;
+  write_report(options);
+  const std::string report = read_file(dir / "report.md");
+  ASSERT_NE(report.find("| config | epoch 1 | epoch 2.5 | epoch 3 |"), std::string::npos) << report;
+  // a: 2.0 and 2.2 (2.1 ± 0.1414); at 2.5 the evaluations at 3: 1.0 and 0.8 (0.9 ± 0.1414).
+  EXPECT_NE(report.find("| a | 2.1000 ± 0.1414 | 0.9000 ± 0.1414 | 0.9000 ± 0.1414 |"),
+            std::string::npos)
+      << report;
+  // b: at epoch 1 both seeds' first evaluation is at 1.5 (1.9, 2.1); at 2.5 and 3 only seed 1's.
+  EXPECT_NE(report.find("| b | 2.0000 ± 0.1414 | 0.9000 (1/2) | 0.9000 (1/2) |"), std::string::npos)
+      << report;
+  // c: its second seed is queued, so one seed of two at every epoch.
+  EXPECT_NE(report.find("| c | 2.4000 (1/2) | 1.6000 (1/2) | 1.6000 (1/2) |"), std::string::npos)
+      << report;
+  // Without loss_epochs, no such table.
+  sweep["report"].erase("loss_epochs");
+  std::ofstream(dir / "sweep.json") << sweep.dump();
+  write_report(options);
+  EXPECT_EQ(read_file(dir / "report.md").find("Training loss by epoch"), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -73,6 +73,7 @@ std::string write_report(const ReportOptions& options) {
                    markdown_table(columns, experiment.configurations, rows);
   if (!layout.columns.empty() && !layout.rows.empty()) md += pivot_section(experiment, layout);
   md += clusters_section(as_recorded, targets, layout, options);
+  md += loss_section(experiment);
   md += published_section(experiment);
   md += runs_section(experiment);
   std::vector<Figure> figures;

@@ -36,6 +36,10 @@ std::string published_section(const Experiment& experiment);
 std::string clusters_section(const Experiment& experiment, const std::vector<double>& targets,
                              const Layout& layout, const ReportOptions& options);
 
+// With `[report] loss_epochs`: each configuration's training loss at its first evaluation at or
+// after each of those epochs, mean ± std over its seeds (report_loss.cpp); "" otherwise.
+std::string loss_section(const Experiment& experiment);
+
 // Each run's folder, status, epochs, wall time and how it computed (format, measured step, CPU):
 // a campaign's runs may land on different machines.
 std::string runs_section(const Experiment& experiment);

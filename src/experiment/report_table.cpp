@@ -34,12 +34,6 @@ std::optional<double> mean_of(const std::vector<double>& values) {
   return seed_stats(values).mean;
 }
 
-std::string mean_std(const SeedStats& s, int digits) {
-  if (s.n == 0) return "-";
-  if (s.n == 1) return fmt::format("{:.{}f}", s.mean, digits);
-  return fmt::format("{:.{}f} ± {:.{}f}", s.mean, digits, s.std, digits);
-}
-
 std::string number(std::optional<double> v) { return v ? fmt::format("{}", *v) : ""; }
 
 std::string stat(const SeedStats& s, bool deviation) {
@@ -116,6 +110,12 @@ Row summarise(const Configuration& c, double target) {
     row.reached_mean = mean;
   }
   return row;
+}
+
+std::string mean_std(const SeedStats& s, int digits) {
+  if (s.n == 0) return "-";
+  if (s.n == 1) return fmt::format("{:.{}f}", s.mean, digits);
+  return fmt::format("{:.{}f} ± {:.{}f}", s.mean, digits, s.std, digits);
 }
 
 std::string accuracy_cell(const Configuration& c, double RunResult::*field) {

@@ -29,6 +29,9 @@ struct Row {
   std::optional<double> traffic_value(const std::string& key) const;
 };
 
+// "0.8512" for one value, "0.8512 ± 0.0031" (the sample std) for more, "-" for none.
+std::string mean_std(const SeedStats& s, int digits);
+
 // `target` ≤ 0: no time-to-target column for this configuration.
 Row summarise(const Configuration& c, double target);
 

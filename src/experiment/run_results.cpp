@@ -66,6 +66,9 @@ void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& ex
       layout.key_dimensions.push_back(key);
     }
   }
+  if (layout.loss_epochs.empty()) {
+    layout.loss_epochs = report.value("loss_epochs", std::vector<double>{});
+  }
   if (layout.published.empty() && report.contains("published")) {
     const auto& published = report.at("published");
     layout.published.source = published.value("source", "");

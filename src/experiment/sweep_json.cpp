@@ -41,6 +41,7 @@ void write_sweep_json(const SweepSpec& spec) {
                             {"target", spec.report.target},
                             {"target_config", spec.report.target_config},
                             {"key_dimensions", spec.report.key_dimensions},
+                            {"loss_epochs", spec.report.loss_epochs},
                             {"published", published_json(spec.report.published)}}},
                           {"spec", spec.spec_path},
                           {"points", points}};

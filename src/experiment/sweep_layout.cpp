@@ -96,6 +96,22 @@ void read_published(const toml::table& table, const std::string& source, SweepSp
   }
 }
 
+// report.loss_epochs: a list of increasing epochs > 0.
+void read_loss_epochs(const toml::node& node, const std::string& source,
+                      std::vector<double>& epochs) {
+  const std::string expected =
+      "report.loss_epochs must be a list of increasing epochs > 0, e.g. [10, 20, 40, 80]";
+  const toml::array* list = node.as_array();
+  if (list == nullptr || list->empty()) fail(source, expected);
+  for (const toml::node& item : *list) {
+    const std::optional<double> epoch = item.value<double>();
+    if (!epoch || *epoch <= 0 || (!epochs.empty() && *epoch <= epochs.back())) {
+      fail(source, expected);
+    }
+    epochs.push_back(*epoch);
+  }
+}
+
 }  // namespace
 
 void read_report_layout(const toml::table* report, const std::string& source, SweepSpec& spec) {
@@ -113,6 +129,10 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
       }
       if (name == "published" && node.is_table()) {
         read_published(*node.as_table(), source, spec);
+        continue;
+      }
+      if (name == "loss_epochs") {
+        read_loss_epochs(node, source, layout.loss_epochs);
         continue;
       }
       if (!node.is_string()) fail(source, "report." + name + " must be a string");
@@ -134,7 +154,7 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
         (name == "rows" ? layout.rows : layout.columns) = value;
       } else {
         fail(source, "unknown key report." + name +
-                         " (known: title, notes, rows, columns, target, published)");
+                         " (known: title, notes, rows, columns, target, published, loss_epochs)");
       }
     }
   }

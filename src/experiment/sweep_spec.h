@@ -49,6 +49,9 @@ struct ReportLayout {
   // `config` dimension is then only a name: groups are formed without it.
   std::vector<std::string> key_dimensions;
   PublishedFigures published;
+  // Epochs at which the report tables each configuration's training loss (its first evaluation at
+  // or after each), increasing; empty: no such table.
+  std::vector<double> loss_epochs;
 };
 
 struct SweepPoint {
