@@ -124,6 +124,11 @@ TEST(SweepSpec, BadSpecsAreRefusedNamingTheProblem) {
   EXPECT_NE(error_of("dir = \"same\"\n[grid]\nworkers = [2, 4]").find("share the folder"),
             std::string::npos);
   EXPECT_NE(error_of("[report]\nrows = \"seed\"\n").find("report.rows"), std::string::npos);
+  EXPECT_NE(error_of("[report]\ndrops_from = [\"nope\"]")
+                .find("report.drops_from: \"nope\" is not a value of the row dimension"),
+            std::string::npos);
+  EXPECT_NE(error_of("[report]\ndrops_from = \"sgd\"").find("report.drops_from must be a list"),
+            std::string::npos);
   for (const char* epochs : {"[20, 10]", "[0, 10]", "[]", "\"10\"", "[\"ten\"]"}) {
     EXPECT_NE(error_of(std::string("[report]\nloss_epochs = ") + epochs)
                   .find("report.loss_epochs must be a list of increasing epochs > 0"),
@@ -715,6 +720,50 @@ TEST(Report, TrainingLossByEpochIsEachSeedsFirstEvaluationAtOrAfterIt) {
   std::ofstream(dir / "sweep.json") << sweep.dump();
   write_report(options);
   EXPECT_EQ(read_file(dir / "report.md").find("Training loss by epoch"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// Drops from named baselines, hand-computed: base 0.90 / 0.88 (0.89 ± 0.0141), close 0.885 /
+// 0.875 (0.88 ± 0.0071), far 0.80 / 0.82 (0.81 ± 0.0141), one seed of "one" (the other queued),
+// and a run still going. The spread of a difference is sqrt(std² + std of the baseline²).
+TEST(Report, DropsFromBaselinesSayWhetherTheSeedsResolveThem) {
+  const fs::path dir = fresh_dir("report_drops");
+  fake_run(dir / "base/1", "ok", 0.90, {{1, 10, 10, 0.90}});
+  fake_run(dir / "base/2", "ok", 0.88, {{1, 10, 10, 0.88}});
+  fake_run(dir / "close/1", "ok", 0.885, {{1, 10, 10, 0.885}});
+  fake_run(dir / "close/2", "ok", 0.875, {{1, 10, 10, 0.875}});
+  fake_run(dir / "far/1", "ok", 0.80, {{1, 10, 10, 0.80}});
+  fake_run(dir / "far/2", "ok", 0.82, {{1, 10, 10, 0.82}});
+  fake_run(dir / "one/1", "ok", 0.87, {{1, 10, 10, 0.87}});
+  fake_run(dir / "going/1", "running", 0.5, {{1, 10, 10, 0.5}});
+  nlohmann::json points = nlohmann::json::array();
+  for (const std::string run :
+       {"base/1", "base/2", "close/1", "close/2", "far/1", "far/2", "one/1", "one/2", "going/1"}) {
+    const std::string config = run.substr(0, run.find('/'));
+    points.push_back(
+        {{"dir", run},
+         {"labels", nlohmann::json::array(
+                        {nlohmann::json::array({"config", config}),
+                         nlohmann::json::array({"seed", run.substr(run.find('/') + 1)})})}});
+  }
+  nlohmann::json sweep = {{"dimensions", {"config", "seed"}},
+                          {"report", {{"rows", "config"}, {"drops_from", {"base", "far"}}}},
+                          {"points", points}};
+  std::ofstream(dir / "sweep.json") << sweep.dump();
+  ReportOptions options;
+  options.dirs = {dir.string()};
+  options.plots = false;
+  write_report(options);
+  const std::string report = read_file(dir / "report.md");
+  const std::string drops = report.substr(report.find("## Drops from the baselines"));
+  EXPECT_NE(drops.find("| config | from base | from far |"), std::string::npos) << drops;
+  EXPECT_NE(drops.find("| base | baseline | -8.00 ± 2.00 |"), std::string::npos) << drops;
+  // 1 point, within sqrt(0.0141² + 0.0071²) = 1.58 points: the seeds do not decide it.
+  EXPECT_NE(drops.find("| close | 1.00 ± 1.58, not resolved | -7.00 ± 1.58 |"), std::string::npos)
+      << drops;
+  EXPECT_NE(drops.find("| far | 8.00 ± 2.00 | baseline |"), std::string::npos) << drops;
+  EXPECT_NE(drops.find("| one | 2.00 (one seed) | -6.00 (one seed) |"), std::string::npos) << drops;
+  EXPECT_NE(drops.find("| going | - | - |"), std::string::npos) << drops;
   fs::remove_all(dir);
 }
 

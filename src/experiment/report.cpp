@@ -72,8 +72,9 @@ std::string write_report(const ReportOptions& options) {
   std::string md = preamble(experiment, options) + table_intro(layout, rows) +
                    markdown_table(columns, experiment.configurations, rows);
   if (!layout.columns.empty() && !layout.rows.empty()) md += pivot_section(experiment, layout);
-  md += clusters_section(as_recorded, targets, layout, options);
+  md += drops_section(experiment, layout);
   md += loss_section(experiment);
+  md += clusters_section(as_recorded, targets, layout, options);
   md += published_section(experiment);
   md += runs_section(experiment);
   std::vector<Figure> figures;

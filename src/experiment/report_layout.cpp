@@ -7,19 +7,6 @@
 
 namespace dsgd {
 namespace report_internal {
-namespace {
-
-// The mean final accuracy over the seeds when every one finished normally, else 0 (no target).
-double finished_mean(const Configuration& c) {
-  std::vector<double> finals;
-  for (const auto& run : c.runs) {
-    if (run.status == "ok") finals.push_back(run.final_acc);
-  }
-  return finals.size() == c.runs.size() && !finals.empty() ? seed_stats(finals).mean : 0.0;
-}
-
-}  // namespace
-
 std::string Layout::target_name() const {
   return relative_target() ? target_config + "'s final acc" : fmt::format("{}", target);
 }
@@ -71,29 +58,36 @@ std::vector<size_t> reference_indices(const Experiment& experiment, const Layout
   return indices;
 }
 
+const Configuration* reference_for(const Experiment& experiment, const Layout& layout,
+                                   const Configuration& c, const std::string& row_value) {
+  const Configuration* only = nullptr;
+  int with_value = 0;
+  for (const Configuration& r : experiment.configurations) {
+    if (layout.rows.empty() || label_of(r.labels, layout.rows) != row_value) continue;
+    bool same_group = true;
+    for (const auto& [dimension, value] : c.labels) {
+      const bool compared =
+          dimension != layout.rows && std::find(layout.names_only.begin(), layout.names_only.end(),
+                                                dimension) == layout.names_only.end();
+      if (compared) same_group = same_group && label_of(r.labels, dimension) == value;
+    }
+    if (same_group) return &r;
+    only = &r;
+    ++with_value;
+  }
+  return with_value == 1 ? only : nullptr;
+}
+
 std::vector<double> targets_of(const Experiment& experiment, const Layout& layout) {
   std::vector<double> targets;
-  std::vector<const Configuration*> references;
-  for (const size_t i : reference_indices(experiment, layout)) {
-    references.push_back(&experiment.configurations[i]);
-  }
   for (const auto& c : experiment.configurations) {
     if (!layout.relative_target()) {
       targets.push_back(layout.target);
       continue;
     }
-    const Configuration* reference = references.size() == 1 ? references.front() : nullptr;
-    for (const auto* r : references) {
-      bool same_group = true;
-      for (const auto& [dimension, value] : c.labels) {
-        const bool compared = dimension != layout.rows &&
-                              std::find(layout.names_only.begin(), layout.names_only.end(),
-                                        dimension) == layout.names_only.end();
-        if (compared) same_group = same_group && label_of(r->labels, dimension) == value;
-      }
-      if (same_group) reference = r;
-    }
-    targets.push_back(reference != nullptr ? finished_mean(*reference) : 0.0);
+    const Configuration* reference = reference_for(experiment, layout, c, layout.target_config);
+    const SeedStats finished = reference != nullptr ? finished_accuracy(*reference) : SeedStats{};
+    targets.push_back(finished.n > 0 ? finished.mean : 0.0);
   }
   return targets;
 }

@@ -44,6 +44,12 @@ std::vector<Group> group_by(const Experiment& experiment, const Layout& layout,
 // target configuration, e.g. every ssgd row; empty when the target is a fixed accuracy.
 std::vector<size_t> reference_indices(const Experiment& experiment, const Layout& layout);
 
+// The configuration whose `rows` value is `row_value` and that shares every other label of `c`
+// (but the name-only ones), or, when none does, the one configuration anywhere with that value;
+// nullptr when there is neither.
+const Configuration* reference_for(const Experiment& experiment, const Layout& layout,
+                                   const Configuration& c, const std::string& row_value);
+
 // Each configuration's target: the fixed one, or the final accuracy of the reference row in its
 // group, or, when its group has none, of the one configuration anywhere with that row value
 // (sgd at N = 1 for every N); 0 where the reference has no clean result yet.

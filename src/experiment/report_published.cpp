@@ -19,37 +19,10 @@ namespace {
 // An accuracy not known (yet): NaN, which every comparison and drop passes over.
 constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 
-// The final accuracy over the seeds when every seed finished normally; a mean of NaN otherwise
-// (a run still going, or one that collapsed, has no drop to compare yet).
-SeedStats measured_accuracy(const Configuration& c) {
-  SeedStats unknown;
-  unknown.mean = kUnknown;
-  if (c.runs.empty()) return unknown;
-  std::vector<double> values;
-  for (const auto& run : c.runs) {
-    if (run.status != "ok") return unknown;
-    values.push_back(run.final_acc);
-  }
-  return seed_stats(values);
-}
-
-// Points of accuracy lost against the baseline.
+// Points of accuracy a published figure lost against the published baseline.
 std::string drop(double baseline, double accuracy) {
   if (std::isnan(baseline) || std::isnan(accuracy)) return "-";
   return fmt::format("{:.2f}", (baseline - accuracy) * 100.0);
-}
-
-// A measured drop against the spread of the seeds behind it: the spread of a difference of one
-// seed of each, sqrt(std_baseline² + std²); "not resolved" where the drop is within it. With one
-// seed on either side the spread is unknown, and the cell says so.
-std::string measured_drop(const SeedStats& baseline, const SeedStats& measured) {
-  const std::string points = drop(baseline.mean, measured.mean);
-  if (points == "-") return points;
-  if (baseline.n < 2 || measured.n < 2) return points + " (one seed)";
-  const double spread = std::sqrt(baseline.std * baseline.std + measured.std * measured.std);
-  const double difference = std::abs(baseline.mean - measured.mean);
-  return fmt::format("{} ± {:.2f}{}", points, spread * 100.0,
-                     difference <= spread ? ", not resolved" : "");
 }
 
 }  // namespace
@@ -69,7 +42,7 @@ std::string published_section(const Experiment& experiment) {
   }
   const double published_base = figure_of(published.baseline)->accuracy.value_or(kUnknown);
   const SeedStats measured_base =
-      measured_accuracy(measured_baseline != nullptr ? *measured_baseline : Configuration{});
+      measured_baseline != nullptr ? finished_accuracy(*measured_baseline) : SeedStats{};
 
   std::ostringstream md;
   md << "\n## Published and measured\n\n"
@@ -81,8 +54,8 @@ std::string published_section(const Experiment& experiment) {
             "of each, sqrt(std² + std of the baseline²), where both have two seeds or more, and "
             "\"not resolved\" where the drop is within it.\n\n",
             published.source, published.baseline, published_base,
-            std::isnan(measured_base.mean) ? std::string("(not yet)")
-                                           : fmt::format("{:.4f}", measured_base.mean));
+            measured_base.n == 0 ? std::string("(not yet)")
+                                 : fmt::format("{:.4f}", measured_base.mean));
   md << "| configuration | published | measured | published drop | measured drop |\n"
      << "|---|---|---|---|---|\n";
   for (const auto& c : experiment.configurations) {
@@ -107,7 +80,7 @@ std::string published_section(const Experiment& experiment) {
     md << fmt::format("| {} | {} | {} | {} | {} |\n", joined(shown_labels, ", "), published_cell,
                       accuracy_cell(c, &RunResult::final_acc),
                       baseline ? "baseline" : drop(published_base, published_accuracy),
-                      baseline ? "baseline" : measured_drop(measured_base, measured_accuracy(c)));
+                      baseline ? "baseline" : measured_drop(measured_base, finished_accuracy(c)));
   }
   return md.str();
 }

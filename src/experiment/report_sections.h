@@ -1,7 +1,9 @@
 // The sections of the markdown report, in the order it shows them: the preamble (title, how the
 // runs and the report were made, the sweep's notes), the introduction to the table of every
-// configuration, the final accuracy pivoted rows against columns, the published figures beside
-// the measured ones, and the figures with the markdown that shows them. Private to src/experiment/.
+// configuration, the final accuracy pivoted rows against columns, the drops from named baselines,
+// the training loss by epoch, the times on several clusters, the published figures beside the
+// measured ones, each run's folder and format, and the figures with the markdown that shows them.
+// Private to src/experiment/.
 #pragma once
 
 #include <string>
@@ -26,9 +28,13 @@ std::string table_intro(const Layout& layout, const std::vector<Row>& rows);
 // The final accuracy pivoted, rows against columns, one table per group.
 std::string pivot_section(const Experiment& experiment, const Layout& layout);
 
-// The paper's published figures beside the measured ones, each with its drop from its own
-// baseline (report_published.cpp); "" when the sweep states none.
-std::string published_section(const Experiment& experiment);
+// With `[report] drops_from`: each configuration's drop in final accuracy from each of those
+// configurations, with the spread of the seeds (report_drops.cpp); "" otherwise.
+std::string drops_section(const Experiment& experiment, const Layout& layout);
+
+// With `[report] loss_epochs`: each configuration's training loss at its first evaluation at or
+// after each of those epochs, mean ± std over its seeds (report_loss.cpp); "" otherwise.
+std::string loss_section(const Experiment& experiment);
 
 // With more than one cluster asked for: every run re-timed on each, each configuration's time to
 // the target and whole run per cluster (report_clusters.cpp); "" otherwise. `targets`: each
@@ -36,9 +42,9 @@ std::string published_section(const Experiment& experiment);
 std::string clusters_section(const Experiment& experiment, const std::vector<double>& targets,
                              const Layout& layout, const ReportOptions& options);
 
-// With `[report] loss_epochs`: each configuration's training loss at its first evaluation at or
-// after each of those epochs, mean ± std over its seeds (report_loss.cpp); "" otherwise.
-std::string loss_section(const Experiment& experiment);
+// The paper's published figures beside the measured ones, each with its drop from its own
+// baseline (report_published.cpp); "" when the sweep states none.
+std::string published_section(const Experiment& experiment);
 
 // Each run's folder, status, epochs, wall time and how it computed (format, measured step, CPU):
 // a campaign's runs may land on different machines.

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <sstream>
 #include <tuple>
@@ -116,6 +117,16 @@ std::string mean_std(const SeedStats& s, int digits) {
   if (s.n == 0) return "-";
   if (s.n == 1) return fmt::format("{:.{}f}", s.mean, digits);
   return fmt::format("{:.{}f} ± {:.{}f}", s.mean, digits, s.std, digits);
+}
+
+std::string measured_drop(const SeedStats& baseline, const SeedStats& measured) {
+  if (baseline.n == 0 || measured.n == 0) return "-";
+  const std::string points = fmt::format("{:.2f}", (baseline.mean - measured.mean) * 100.0);
+  if (baseline.n < 2 || measured.n < 2) return points + " (one seed)";
+  const double spread = std::sqrt(baseline.std * baseline.std + measured.std * measured.std);
+  const double difference = std::abs(baseline.mean - measured.mean);
+  return fmt::format("{} ± {:.2f}{}", points, spread * 100.0,
+                     difference <= spread ? ", not resolved" : "");
 }
 
 std::string accuracy_cell(const Configuration& c, double RunResult::*field) {

@@ -32,6 +32,12 @@ struct Row {
 // "0.8512" for one value, "0.8512 ± 0.0031" (the sample std) for more, "-" for none.
 std::string mean_std(const SeedStats& s, int digits);
 
+// Points of final accuracy lost from `baseline` to `measured` (negative: gained), against the
+// spread of the seeds behind them: the spread of a difference of one seed of each,
+// sqrt(std_baseline² + std²), "not resolved" where the drop is within it; "(one seed)" where
+// either side has one, so the spread is unknown; "-" where either has no clean result yet.
+std::string measured_drop(const SeedStats& baseline, const SeedStats& measured);
+
 // `target` ≤ 0: no time-to-target column for this configuration.
 Row summarise(const Configuration& c, double target);
 

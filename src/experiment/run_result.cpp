@@ -141,6 +141,15 @@ SeedStats seed_stats(const std::vector<double>& values) {
   return stats;
 }
 
+SeedStats finished_accuracy(const Configuration& c) {
+  std::vector<double> finals;
+  for (const auto& run : c.runs) {
+    if (run.status != "ok") return SeedStats{};
+    finals.push_back(run.final_acc);
+  }
+  return seed_stats(finals);
+}
+
 std::optional<Reached> time_to_target(const RunResult& run, double target) {
   auto column = [&run](const char* name) -> const std::vector<double>* {
     auto it = run.metrics.find(name);

@@ -76,6 +76,10 @@ struct SeedStats {
 };
 SeedStats seed_stats(const std::vector<double>& values);
 
+// The final accuracy over a configuration's seeds when every seed started has finished normally;
+// n = 0 otherwise (a run still going, or one that collapsed, has no clean result yet).
+SeedStats finished_accuracy(const Configuration& c);
+
 // When a run's test accuracy first reached `target`: the metrics row's epoch, updates and
 // simulated time; nullopt if it never did.
 struct Reached {

@@ -135,6 +135,15 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
         read_loss_epochs(node, source, layout.loss_epochs);
         continue;
       }
+      if (name == "drops_from") {
+        const toml::array* list = node.as_array();
+        if (list == nullptr || list->empty() || !list->is_homogeneous(toml::node_type::string)) {
+          fail(source, "report.drops_from must be a list of configurations, e.g. [\"sgd n1\"]");
+        }
+        for (const toml::node& item : *list)
+          layout.drops_from.push_back(*item.value<std::string>());
+        continue;
+      }
       if (!node.is_string()) fail(source, "report." + name + " must be a string");
       const std::string value = node.as_string()->get();
       if (name == "title") {
@@ -154,24 +163,32 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
         (name == "rows" ? layout.rows : layout.columns) = value;
       } else {
         fail(source, "unknown key report." + name +
-                         " (known: title, notes, rows, columns, target, published, loss_epochs)");
+                         " (known: title, notes, rows, columns, target, published, loss_epochs, "
+                         "drops_from)");
       }
     }
   }
   if (!layout.columns.empty() && layout.columns == layout.rows) {
     fail(source, "report.rows and report.columns must be different dimensions");
   }
-  if (!layout.target_config.empty()) {
-    const bool found = std::any_of(spec.points.begin(), spec.points.end(), [&](const auto& p) {
+  auto is_row_value = [&](const std::string& wanted) {
+    return std::any_of(spec.points.begin(), spec.points.end(), [&](const auto& p) {
       for (const auto& [dimension, value] : p.labels) {
-        if (dimension == layout.rows && value == layout.target_config) return true;
+        if (dimension == layout.rows && value == wanted) return true;
       }
       return false;
     });
-    if (!found) {
-      fail(source, fmt::format("report.target = \"{}\" is not a value of the row dimension '{}' "
-                               "(give an accuracy, or a {} of this sweep)",
-                               layout.target_config, layout.rows, layout.rows));
+  };
+  if (!layout.target_config.empty() && !is_row_value(layout.target_config)) {
+    fail(source, fmt::format("report.target = \"{}\" is not a value of the row dimension '{}' "
+                             "(give an accuracy, or a {} of this sweep)",
+                             layout.target_config, layout.rows, layout.rows));
+  }
+  for (const std::string& baseline : layout.drops_from) {
+    if (!is_row_value(baseline)) {
+      fail(source, fmt::format("report.drops_from: \"{}\" is not a value of the row dimension "
+                               "'{}' (name a {} of this sweep)",
+                               baseline, layout.rows, layout.rows));
     }
   }
 }

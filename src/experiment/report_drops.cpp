@@ -1,0 +1,47 @@
+// The report's table of drops from named baselines (`[report] drops_from = [...]` in the sweep
+// spec): each configuration's loss of final accuracy against each baseline, in points, with the
+// spread of the seeds behind both and "not resolved" where the drop is within it, so that a claim
+// such as "Hier-AVG loses less than K-AVG" is read from numbers that say whether the seeds decide
+// it. See report_sections.h.
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "experiment/report_sections.h"
+
+namespace dsgd {
+namespace report_internal {
+
+std::string drops_section(const Experiment& experiment, const Layout& layout) {
+  const std::vector<std::string>& baselines = experiment.layout.drops_from;
+  if (baselines.empty() || layout.rows.empty()) return "";
+  std::ostringstream md;
+  md << "\n## Drops from the baselines\n\nPoints of final test accuracy each configuration "
+        "lost against each baseline (negative: it gained): the baseline's mean over its seeds "
+        "less the configuration's, once every seed of both has finished, ± the spread of a "
+        "difference between one seed of each, sqrt(std² + std of the baseline²), where both "
+        "have two seeds or more, and \"not resolved\" where the drop is within it. A baseline is "
+        "the configuration of that name with the same other labels, or else the only one.\n\n|";
+  for (const std::string& d : experiment.dimensions) md << " " << d << " |";
+  for (const std::string& b : baselines) md << " from " << b << " |";
+  md << "\n|";
+  for (size_t i = 0; i < experiment.dimensions.size() + baselines.size(); ++i) md << "---|";
+  md << "\n";
+  for (const Configuration& c : experiment.configurations) {
+    md << "|";
+    for (const std::string& d : experiment.dimensions) md << " " << label_of(c.labels, d) << " |";
+    for (const std::string& b : baselines) {
+      const Configuration* baseline = reference_for(experiment, layout, c, b);
+      const std::string cell =
+          baseline == &c        ? "baseline"
+          : baseline == nullptr ? "-"
+                                : measured_drop(finished_accuracy(*baseline), finished_accuracy(c));
+      md << " " << cell << " |";
+    }
+    md << "\n";
+  }
+  return md.str();
+}
+
+}  // namespace report_internal
+}  // namespace dsgd
