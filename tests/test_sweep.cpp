@@ -668,6 +668,30 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   fs::remove_all(dir);
 }
 
+// A sweep.json over run folders named CONFIG/SEED, rows by config, with the given [report] keys;
+// returns the report dsgd writes from it (no figures).
+std::string report_of_sweep(const fs::path& dir, const std::vector<std::string>& runs,
+                            const nlohmann::json& report_keys) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const std::string& run : runs) {
+    const size_t slash = run.find('/');
+    points.push_back({{"dir", run},
+                      {"labels", nlohmann::json::array(
+                                     {nlohmann::json::array({"config", run.substr(0, slash)}),
+                                      nlohmann::json::array({"seed", run.substr(slash + 1)})})}});
+  }
+  nlohmann::json report = {{"rows", "config"}};
+  report.update(report_keys);
+  const nlohmann::json sweep = {
+      {"dimensions", {"config", "seed"}}, {"report", report}, {"points", points}};
+  std::ofstream(dir / "sweep.json") << sweep.dump();
+  ReportOptions options;
+  options.dirs = {dir.string()};
+  options.plots = false;
+  write_report(options);
+  return read_file(dir / "report.md");
+}
+
 // The table of training loss by epoch: each configuration's loss at its first evaluation at or
 // after each epoch the spec names, mean ± std over the seeds, "(k/n)" where only k of its n seeds
 // (queued ones counted) got there, "-" where none did. Hand-computed from the rows below.
@@ -687,23 +711,8 @@ TEST(Report, TrainingLossByEpochIsEachSeedsFirstEvaluationAtOrAfterIt) {
   run_with_losses("b/1", "ok", {{1.5, 1.9}, {3, 0.9}});
   run_with_losses("b/2", "running", {{1.5, 2.1}});
   run_with_losses("c/1", "ok", {{1, 2.4}, {2, 2.0}, {3, 1.6}});
-  nlohmann::json points = nlohmann::json::array();
-  for (const char* run : {"a/1", "a/2", "b/1", "b/2", "c/1", "c/2"}) {
-    const std::string name(run);
-    points.push_back(
-        {{"dir", name},
-         {"labels", nlohmann::json::array({nlohmann::json::array({"config", name.substr(0, 1)}),
-                                           nlohmann::json::array({"seed", name.substr(2)})})}});
-  }
-  nlohmann::json sweep = {{"dimensions", {"config", "seed"}},
-                          {"report", {{"rows", "config"}, {"loss_epochs", {1, 2.5, 3}}}},
-                          {"points", points}};
-  std::ofstream(dir / "sweep.json") << sweep.dump();
-  ReportOptions options;
-  options.dirs = {dir.string()};
-  options.plots = false;
-  write_report(options);
-  const std::string report = read_file(dir / "report.md");
+  const std::vector<std::string> runs = {"a/1", "a/2", "b/1", "b/2", "c/1", "c/2"};
+  const std::string report = report_of_sweep(dir, runs, {{"loss_epochs", {1, 2.5, 3}}});
   ASSERT_NE(report.find("| config | epoch 1 | epoch 2.5 | epoch 3 |"), std::string::npos) << report;
   // a: 2.0 and 2.2 (2.1 ± 0.1414); at 2.5 the evaluations at 3: 1.0 and 0.8 (0.9 ± 0.1414).
   EXPECT_NE(report.find("| a | 2.1000 ± 0.1414 | 0.9000 ± 0.1414 | 0.9000 ± 0.1414 |"),
@@ -716,10 +725,8 @@ TEST(Report, TrainingLossByEpochIsEachSeedsFirstEvaluationAtOrAfterIt) {
   EXPECT_NE(report.find("| c | 2.4000 (1/2) | 1.6000 (1/2) | 1.6000 (1/2) |"), std::string::npos)
       << report;
   // Without loss_epochs, no such table.
-  sweep["report"].erase("loss_epochs");
-  std::ofstream(dir / "sweep.json") << sweep.dump();
-  write_report(options);
-  EXPECT_EQ(read_file(dir / "report.md").find("Training loss by epoch"), std::string::npos);
+  EXPECT_EQ(report_of_sweep(dir, runs, nlohmann::json::object()).find("Training loss by epoch"),
+            std::string::npos);
   fs::remove_all(dir);
 }
 
@@ -736,25 +743,10 @@ TEST(Report, DropsFromBaselinesSayWhetherTheSeedsResolveThem) {
   fake_run(dir / "far/2", "ok", 0.82, {{1, 10, 10, 0.82}});
   fake_run(dir / "one/1", "ok", 0.87, {{1, 10, 10, 0.87}});
   fake_run(dir / "going/1", "running", 0.5, {{1, 10, 10, 0.5}});
-  nlohmann::json points = nlohmann::json::array();
-  for (const std::string run :
-       {"base/1", "base/2", "close/1", "close/2", "far/1", "far/2", "one/1", "one/2", "going/1"}) {
-    const std::string config = run.substr(0, run.find('/'));
-    points.push_back(
-        {{"dir", run},
-         {"labels", nlohmann::json::array(
-                        {nlohmann::json::array({"config", config}),
-                         nlohmann::json::array({"seed", run.substr(run.find('/') + 1)})})}});
-  }
-  nlohmann::json sweep = {{"dimensions", {"config", "seed"}},
-                          {"report", {{"rows", "config"}, {"drops_from", {"base", "far"}}}},
-                          {"points", points}};
-  std::ofstream(dir / "sweep.json") << sweep.dump();
-  ReportOptions options;
-  options.dirs = {dir.string()};
-  options.plots = false;
-  write_report(options);
-  const std::string report = read_file(dir / "report.md");
+  const std::string report = report_of_sweep(
+      dir,
+      {"base/1", "base/2", "close/1", "close/2", "far/1", "far/2", "one/1", "one/2", "going/1"},
+      {{"drops_from", {"base", "far"}}});
   const std::string drops = report.substr(report.find("## Drops from the baselines"));
   EXPECT_NE(drops.find("| config | from base | from far |"), std::string::npos) << drops;
   EXPECT_NE(drops.find("| base | baseline | -8.00 ± 2.00 |"), std::string::npos) << drops;

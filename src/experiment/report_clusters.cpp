@@ -32,24 +32,17 @@ std::string clusters_section(const Experiment& experiment, const std::vector<dou
      << ": the mean over the seeds of the time "
      << (layout.has_target() ? "to reach " + layout.target_name() + " and of the whole run"
                              : "of the whole run")
-     << " (h:mm:ss).\n\n|";
-  for (const std::string& d : experiment.dimensions) md << " " << d << " |";
+     << " (h:mm:ss).\n\n";
+  std::vector<std::string> headers;
   if (layout.has_target()) {
     for (const std::string& cluster : options.clusters) {
-      md << " to " << layout.target_name() << " on " << cluster << " |";
+      headers.push_back("to " + layout.target_name() + " on " + cluster);
     }
   }
-  for (const std::string& cluster : options.clusters) md << " whole run on " << cluster << " |";
-  md << "\n|";
-  const size_t cells =
-      experiment.dimensions.size() + options.clusters.size() * (layout.has_target() ? 2 : 1);
-  for (size_t i = 0; i < cells; ++i) md << "---|";
-  md << "\n";
+  for (const std::string& cluster : options.clusters) headers.push_back("whole run on " + cluster);
+  md << table_head(experiment.dimensions, headers);
   for (size_t c = 0; c < experiment.configurations.size(); ++c) {
-    md << "|";
-    for (const std::string& d : experiment.dimensions) {
-      md << " " << label_of(experiment.configurations[c].labels, d) << " |";
-    }
+    std::vector<std::string> cells;
     if (layout.has_target()) {
       for (const std::vector<Row>& on_cluster : rows) {
         const Row& row = on_cluster[c];
@@ -59,14 +52,14 @@ std::string clusters_section(const Experiment& experiment, const std::vector<dou
         } else if (row.with_metrics > 0 && !row.reached_mean) {
           cell = row.may_still_reach > 0 ? "not yet" : "never";
         }
-        md << " " << cell << " |";
+        cells.push_back(cell);
       }
     }
     for (const std::vector<Row>& on_cluster : rows) {
       const Row& row = on_cluster[c];
-      md << " " << (row.seconds ? format_duration(*row.seconds) : "-") << " |";
+      cells.push_back(row.seconds ? format_duration(*row.seconds) : "-");
     }
-    md << "\n";
+    md << table_row(experiment.configurations[c], experiment.dimensions, cells);
   }
   return md.str();
 }

@@ -21,24 +21,20 @@ std::string drops_section(const Experiment& experiment, const Layout& layout) {
         "less the configuration's, once every seed of both has finished, ± the spread of a "
         "difference between one seed of each, sqrt(std² + std of the baseline²), where both "
         "have two seeds or more, and \"not resolved\" where the drop is within it. A baseline is "
-        "the configuration of that name with the same other labels, or else the only one.\n\n|";
-  for (const std::string& d : experiment.dimensions) md << " " << d << " |";
-  for (const std::string& b : baselines) md << " from " << b << " |";
-  md << "\n|";
-  for (size_t i = 0; i < experiment.dimensions.size() + baselines.size(); ++i) md << "---|";
-  md << "\n";
+        "the configuration of that name with the same other labels, or else the only one.\n\n";
+  std::vector<std::string> headers;
+  for (const std::string& b : baselines) headers.push_back("from " + b);
+  md << table_head(experiment.dimensions, headers);
   for (const Configuration& c : experiment.configurations) {
-    md << "|";
-    for (const std::string& d : experiment.dimensions) md << " " << label_of(c.labels, d) << " |";
+    std::vector<std::string> cells;
     for (const std::string& b : baselines) {
       const Configuration* baseline = reference_for(experiment, layout, c, b);
-      const std::string cell =
-          baseline == &c        ? "baseline"
-          : baseline == nullptr ? "-"
-                                : measured_drop(finished_accuracy(*baseline), finished_accuracy(c));
-      md << " " << cell << " |";
+      cells.push_back(baseline == &c ? "baseline"
+                      : baseline == nullptr
+                          ? "-"
+                          : measured_drop(finished_accuracy(*baseline), finished_accuracy(c)));
     }
-    md << "\n";
+    md << table_row(c, experiment.dimensions, cells);
   }
   return md.str();
 }

@@ -96,6 +96,26 @@ std::string shown(const std::string& dimension, const std::string& value) {
   return dimension == "config" || dimension == "run" ? value : dimension + "=" + value;
 }
 
+std::string table_head(const std::vector<std::string>& dimensions,
+                       const std::vector<std::string>& headers) {
+  std::string head = "|", line = "|";
+  for (const auto* names : {&dimensions, &headers}) {
+    for (const std::string& name : *names) {
+      head += " " + name + " |";
+      line += "---|";
+    }
+  }
+  return head + "\n" + line + "\n";
+}
+
+std::string table_row(const Configuration& c, const std::vector<std::string>& dimensions,
+                      const std::vector<std::string>& cells) {
+  std::string row = "|";
+  for (const std::string& d : dimensions) row += " " + label_of(c.labels, d) + " |";
+  for (const std::string& cell : cells) row += " " + cell + " |";
+  return row + "\n";
+}
+
 std::string joined(const Labels& labels, const char* separator) {
   std::string out;
   for (const auto& [dimension, value] : labels) {

@@ -58,6 +58,13 @@ std::vector<double> targets_of(const Experiment& experiment, const Layout& layou
 // A label as the report shows it: "config" and "run" name a configuration on their own; other
 // dimensions read better as k = v.
 std::string shown(const std::string& dimension, const std::string& value);
+// A markdown table of configurations: the header (each dimension, then `headers`) with its
+// separator line, and one configuration's row (its label in each dimension, then `cells`).
+std::string table_head(const std::vector<std::string>& dimensions,
+                       const std::vector<std::string>& headers);
+std::string table_row(const Configuration& c, const std::vector<std::string>& dimensions,
+                      const std::vector<std::string>& cells);
+
 // The labels shown, joined by `separator`.
 std::string joined(const Labels& labels, const char* separator);
 

@@ -47,17 +47,14 @@ std::string loss_section(const Experiment& experiment) {
   std::ostringstream md;
   md << "\n## Training loss by epoch\n\nEach configuration's training loss at its first "
         "evaluation at or after each epoch: mean ± std over the seeds (k/n where only k of its n "
-        "seeds have got there; - where none has).\n\n|";
-  for (const std::string& d : experiment.dimensions) md << " " << d << " |";
-  for (double epoch : epochs) md << fmt::format(" epoch {:g} |", epoch);
-  md << "\n|";
-  for (size_t i = 0; i < experiment.dimensions.size() + epochs.size(); ++i) md << "---|";
-  md << "\n";
+        "seeds have got there; - where none has).\n\n";
+  std::vector<std::string> headers;
+  for (double epoch : epochs) headers.push_back(fmt::format("epoch {:g}", epoch));
+  md << table_head(experiment.dimensions, headers);
   for (const Configuration& c : experiment.configurations) {
-    md << "|";
-    for (const std::string& d : experiment.dimensions) md << " " << label_of(c.labels, d) << " |";
-    for (double epoch : epochs) md << " " << loss_cell(c, epoch) << " |";
-    md << "\n";
+    std::vector<std::string> cells;
+    for (double epoch : epochs) cells.push_back(loss_cell(c, epoch));
+    md << table_row(c, experiment.dimensions, cells);
   }
   return md.str();
 }
