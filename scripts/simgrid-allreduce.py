@@ -23,7 +23,7 @@ counts it where the link has a reduce_bandwidth.
 Needs Debian's libsimgrid-dev (smpicc, smpirun); a few minutes on two cores.
 
   scripts/simgrid-allreduce.py [--clusters NAME,...] [--shapes 16,16/4] [--sizes BYTES,...]
-                               [--out table.md] [--check LOW,HIGH]
+                               [--out table.md] [--check LOW,HIGH] [--cluster-file my.toml]
 
 --check fails (exit 1) when SMPI's time over dsgd's price leaves [LOW, HIGH] for any algorithm dsgd
 prices: the CTest test simgrid.allreduce runs it on two clusters at ResNet-20's size.
@@ -47,11 +47,12 @@ ALGORITHMS = [  # (dsgd's name, SMPI's options)
 OPEN_MPI = ["--cfg=smpi/allreduce:ompi"]
 
 
-def formula_seconds(dsgd, workers, group, nbytes):
+def formula_seconds(dsgd, workers, group, nbytes, cluster_file):
     """dsgd's own prices (`dsgd list clusters --allreduce`): {cluster: {algorithm: seconds}}."""
     shape = f"{workers}/{group}" if group else str(workers)
-    out = subprocess.run([dsgd, "list", "clusters", "--allreduce", shape, "--bytes", str(nbytes)],
-                         check=True, capture_output=True, text=True).stdout.splitlines()
+    extra = ["--cluster-file", cluster_file] if cluster_file else []
+    out = subprocess.run([dsgd, "list", "clusters", "--allreduce", shape, "--bytes", str(nbytes),
+                          *extra], check=True, capture_output=True, text=True).stdout.splitlines()
     names = out[1].split()[1:]
     return {line.split()[0]: {name: float(cell.rstrip("*")) for name, cell in
                               zip(names, line.split()[1:])} for line in out[2:]}
@@ -142,6 +143,8 @@ def main():
     parser.add_argument("--dsgd", default=os.path.join(ROOT, "build", "dsgd"),
                         help="the dsgd whose prices to check (default: build/dsgd)")
     parser.add_argument("--check", help="LOW,HIGH: fail when a ratio leaves this range")
+    parser.add_argument("--cluster-file", help="a table of one's own beside configs/clusters.toml "
+                        "(its names win), as dsgd's cluster_file")
     for tool in ("smpicc", "smpirun"):
         if subprocess.run(["which", tool], capture_output=True).returncode != 0:
             sys.exit(f"simgrid-allreduce: {tool} not found; install Debian's libsimgrid-dev")
@@ -152,6 +155,11 @@ def main():
     parser.add_argument("--sizes", default=",".join(str(s) for s in SIZES),
                         help="bytes per all-reduce, comma-separated")
     args = parser.parse_args()
+    if args.cluster_file:
+        with open(args.cluster_file, "rb") as f:
+            own = tomllib.load(f)
+        for kind in ("links", "devices", "clusters"):
+            table.setdefault(kind, {}).update(own.get(kind, {}))
     shapes = [tuple(int(x) for x in (s.split("/") + ["0"])[:2]) for s in args.shapes.split(",")]
     bounds = [float(x) for x in args.check.split(",")] if args.check else None
     outside = []
@@ -172,7 +180,8 @@ def main():
             for members, group in shapes:
                 shape = f"{members} learners" if not group else f"groups of {group} of {members}"
                 for nbytes in sizes:
-                    priced = formula_seconds(args.dsgd, members, group, nbytes)[name]
+                    priced = formula_seconds(args.dsgd, members, group, nbytes,
+                                             args.cluster_file)[name]
                     run = lambda options: smpi_seconds(program, workdir, table, cluster, members,
                                                        group, nbytes, options)
                     cells = []

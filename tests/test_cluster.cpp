@@ -317,6 +317,19 @@ TEST(Cluster, PricesHostsGroupsAndUplinksAsTheMessagesFall) {
   const AllreducePrice level =
       cluster_allreduce(table, table.cluster("hosts-of-4"), 3, 12, AllreduceAlgorithm::kRing);
   EXPECT_DOUBLE_EQ(level.seconds(1e6), rings.seconds(1e6));
+  // `dsgd list clusters` prices a table of one's own the same way, and lists it.
+  const CliResult listed =
+      run_dsgd("list clusters --allreduce 12/3 --bytes 1000000 --cluster-file " + file.string());
+  ASSERT_EQ(listed.exit_code, 0) << listed.output;
+  const std::string row = listed.output.substr(listed.output.find("hosts-of-4"));
+  EXPECT_NE(row.find(fmt::format("{:>17.9g}*", rings.seconds(1e6))), std::string::npos) << row;
+  EXPECT_NE(run_dsgd("list clusters --cluster-file " + file.string()).output.find("hosts-of-4"),
+            std::string::npos);
+  const CliResult misplaced = run_dsgd("list models --cluster-file " + file.string());
+  EXPECT_EQ(misplaced.exit_code, 2) << misplaced.output;
+  EXPECT_NE(misplaced.output.find("--cluster-file adds clusters to `dsgd list clusters`"),
+            std::string::npos)
+      << misplaced.output;
   fs::remove_all(file.parent_path());
 }
 

@@ -30,7 +30,7 @@ void print_error(const std::string& what, const std::string& hint) {
   if (!hint.empty()) std::cerr << "  hint: " << hint << "\n";
 }
 
-void list(const std::string& what) {
+void list(const std::string& what, const std::string& cluster_file) {
   auto section = [](const std::string& title) { std::cout << title << ":\n"; };
   if (what.empty() || what == "algorithms") {
     section("algorithms (algo = ...)");
@@ -78,7 +78,7 @@ void list(const std::string& what) {
                                k.applies_to.empty() ? "" : " [" + k.applies_to + "]");
     }
   }
-  if (what == "clusters") std::cout << describe_cluster_table(load_cluster_table());
+  if (what == "clusters") std::cout << describe_cluster_table(load_cluster_table(cluster_file));
   if (what.empty()) {
     std::cout << "`dsgd list keys` shows every config key; `dsgd list clusters` the named "
                  "clusters, devices and links that price a run in seconds.\n";
@@ -180,6 +180,9 @@ int cli_main(int argc, char** argv) {
       });
   list_cmd->add_option("--bytes", allreduce_bytes, "with --allreduce: the vector's bytes")
       ->check(CLI::PositiveNumber);
+  std::string list_cluster_file;
+  list_cmd->add_option("--cluster-file", list_cluster_file,
+                       "with clusters: a table of clusters of one's own beside the built-in one");
 
   std::string spec_path;
   SweepOptions sweep_options;
@@ -244,11 +247,15 @@ int cli_main(int argc, char** argv) {
         }
         int64_t workers = 0, group = 0;
         parse_allreduce_shape(allreduce_shape, workers, group);
-        std::cout << describe_allreduce_prices(load_cluster_table(), workers, group,
-                                               allreduce_bytes);
+        std::cout << describe_allreduce_prices(load_cluster_table(list_cluster_file), workers,
+                                               group, allreduce_bytes);
         return 0;
       }
-      list(list_what);
+      if (!list_cluster_file.empty() && list_what != "clusters") {
+        throw ConfigError("--cluster-file adds clusters to `dsgd list clusters`",
+                          "write `dsgd list clusters --cluster-file my.toml`");
+      }
+      list(list_what, list_cluster_file);
       return 0;
     }
     if (*sweep) return sweep_main(spec_path, sweep_out, dry_run, sweep_only, sweep_options);
