@@ -416,6 +416,38 @@ TEST(Cluster, BadTablesAndNamesAreRefusedNamingThem) {
   for (const fs::path& f : {bad_link, no_bandwidth, file}) fs::remove_all(f.parent_path());
 }
 
+// A run's own `allreduce` prices in place of the cluster's: ssgd on 16 learners, two hosts of 8 of
+// nvlink8-10g (which reduces by ring), priced by halving-doubling, each step on its links; the
+// same key on the simulator without a cluster prices nothing and is refused.
+TEST(ClusterCli, ARunsOwnAllreduceIsWhatTheClusterPrices) {
+  const std::string job =
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.25 "
+      "--set eval_every=0.25 --set algo=ssgd --set workers=16 --set allreduce=halving-doubling";
+  const fs::path dir = fresh_dir("cluster_allreduce");
+  const CliResult made = run_dsgd(job + " --set cluster=nvlink8-10g --out " + dir.string());
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  EXPECT_NE(made.output.find("global halving-doubling all-reduce"), std::string::npos)
+      << made.output;
+  const RunConfig priced = load_config((dir / "config.toml").string(), {});
+  const ClusterTable table = load_cluster_table();
+  auto terms = [&](const std::string& name) {
+    const LinkProfile& link = table.link(name);
+    return LinkTerms{link.latency, link.bandwidth, link.reduce_bandwidth};
+  };
+  const AllreducePrice halving = allreduce_price(AllreduceAlgorithm::kHalvingDoubling, 16, 8,
+                                                 terms("nvlink3-a100"), terms("ethernet-10g"));
+  EXPECT_DOUBLE_EQ(priced.comm_global_alpha * priced.seconds_per_unit, halving.latency_seconds);
+  EXPECT_DOUBLE_EQ(priced.comm_global_beta * priced.seconds_per_unit,
+                   halving.seconds_per_byte / (2.0 * 15 / 16));
+  fs::remove_all(dir);
+  const CliResult refused = run_dsgd(job + " --out " + dir.string());
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("prices a cluster's all-reduce, but no cluster is set"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_FALSE(fs::exists(dir / "metrics.csv"));
+}
+
 // A synchronous run on a named cluster: its config.toml holds the prices, its metrics a seconds
 // column that is sim_time x seconds_per_unit row by row, its summary the seconds; `dsgd list
 // clusters` names it with its source; comm.* beside a cluster is refused; resuming keeps the

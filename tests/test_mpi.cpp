@@ -3,12 +3,14 @@
 // run's recorded arrival order reproduces its parameters; hier-avg on 4 ranks is the simulator's
 // hier-avg; a run whose worker rank is killed resumes from its checkpoint; bad launches (rank
 // count, mismatched configs, data missing on one rank) end every rank with exit 2, no hang.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -241,6 +243,54 @@ TEST(Mpi, HierAvgOnFourRanksIsTheSimulator) {
     fs::remove_all(mpi);
     fs::remove_all(sim);
   }
+}
+
+// `allreduce` chooses the algorithm of Open MPI's non-blocking all-reduce, which averages SSGD's
+// gradients: each one's run is the simulator's to float rounding, the log names the value MPI
+// read back, and the ring's and the tree's runs differ in their last bits (four gradients summed
+// in another order) where two runs of the ring are equal bit for bit, so the setting reaches the
+// library. With the blocking all-reduce
+// (mpi.hang_timeout = 0) the choice would be ignored, so it is refused.
+TEST(Mpi, TheAllreduceKeyChoosesOpenMpisAlgorithm) {
+  const std::string job = kSmall + "--set algo=ssgd --set workers=4 ";
+  const fs::path sim = fresh_dir("sim_ssgd_allreduce");
+  ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);
+  std::map<std::string, fs::path> runs;
+  const std::pair<std::string, int> algorithms[] = {
+      {"ring", 1}, {"tree", 2}, {"halving-doubling", 3}};
+  for (const auto& [algorithm, value] : algorithms) {
+    const fs::path mpi = fresh_dir("mpi_allreduce_" + algorithm);
+    CliResult r =
+        run_mpi(4, job + "--engine mpi --set allreduce=" + algorithm + " --out " + mpi.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(
+        r.output.find(fmt::format(
+            "all-reduce: {} (Open MPI's coll_libnbc_iallreduce_algorithm = {})", algorithm, value)),
+        std::string::npos)
+        << r.output;
+    expect_learners_match(mpi, sim, 4, 1e-5);
+    runs[algorithm] = mpi;
+  }
+  const fs::path ring_again = fresh_dir("mpi_allreduce_ring_again");
+  ASSERT_EQ(
+      run_mpi(4, job + "--engine mpi --set allreduce=ring --out " + ring_again.string()).exit_code,
+      0);
+  const std::string key = "engine/learner/0/params";
+  const torch::Tensor ring = dsgd::checkpoint_entry(final_state(runs["ring"]), key);
+  EXPECT_TRUE(torch::equal(ring, dsgd::checkpoint_entry(final_state(ring_again), key)));
+  EXPECT_FALSE(torch::equal(ring, dsgd::checkpoint_entry(final_state(runs["tree"]), key)));
+  fs::remove_all(ring_again);
+  const fs::path blocking = fresh_dir("mpi_allreduce_blocking");
+  CliResult r = run_mpi(4, job +
+                               "--engine mpi --set allreduce=tree --set mpi.hang_timeout=0 "
+                               "--out " +
+                               blocking.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("which mpi.hang_timeout = 0 replaces by the blocking MPI_Allreduce"),
+            std::string::npos)
+      << r.output;
+  for (const auto& [algorithm, run] : runs) fs::remove_all(run);
+  fs::remove_all(sim);
 }
 
 // Ranks on a GPU send and receive through host buffers (core/host_staging.h). Forced on the CPU

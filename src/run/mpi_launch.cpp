@@ -97,6 +97,14 @@ class MpiLaunch : public LaunchSteps {
           fmt::format("launch with mpirun -n {}", plan.ranks));
     }
     session->check_memory(world_.rank(), host_ranks_);
+    if (config.allreduce != "auto") {
+      const int value = world_.set_iallreduce_algorithm(config.allreduce);
+      if (root_) {
+        std::cerr << fmt::format(
+            "all-reduce: {} (Open MPI's coll_libnbc_iallreduce_algorithm = {})\n", config.allreduce,
+            value);
+      }
+    }
     return session;
   }
   // Engines set up communicators (collective calls): only once every rank has its session.

@@ -18,6 +18,7 @@ RunShape run_shape(const RunConfig& config) {
   shape.format = config.memory_format + " " + config.precision;
   shape.workers = config.workers;
   shape.servers = config.servers;
+  if (config.allreduce != "auto") shape.allreduce = config.allreduce;
   return shape;
 }
 
@@ -92,13 +93,20 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
   const double unit = costs.seconds_per_unit;
   const bool one_host =
       shape.workers + (shape.asynchronous ? shape.servers : 0) <= cluster.workers_per_host;
+  // The run's own algorithm where it names one (the `allreduce` key), else the cluster's.
+  const AllreduceAlgorithm* named =
+      shape.allreduce.empty() ? &cluster.allreduce : find_allreduce(shape.allreduce);
+  if (named == nullptr) {
+    throw ConfigError("allreduce = \"" + shape.allreduce + "\" is no algorithm dsgd prices",
+                      "use \"ring\", \"tree\" or \"halving-doubling\"");
+  }
+  const AllreduceAlgorithm algorithm = *named;
   const LinkProfile& intra = table.link(cluster.intra);
   const LinkProfile& inter = table.link(cluster.inter);
   // An all-reduce in units: alpha per reduction, and beta per byte of the ring's volume
   // 2(p - 1)/p n (what the simulators count), whatever the algorithm.
   auto reduction = [&](int64_t p, double& alpha, double& beta) {
-    const AllreducePrice price =
-        cluster_allreduce(table, cluster, p, shape.workers, cluster.allreduce);
+    const AllreducePrice price = cluster_allreduce(table, cluster, p, shape.workers, algorithm);
     const double volume_factor =
         p > 1 ? 2.0 * static_cast<double>(p - 1) / static_cast<double>(p) : 1.0;
     alpha = price.latency_seconds / unit;
@@ -119,7 +127,7 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
     links_text = "server link " + server.name;
   } else {
     reduction(shape.workers, costs.global_alpha, costs.global_beta);
-    links_text = fmt::format("global {} all-reduce on {}", allreduce_name(cluster.allreduce),
+    links_text = fmt::format("global {} all-reduce on {}", allreduce_name(algorithm),
                              level_text(shape.workers));
     if (shape.group_size > 0) {
       reduction(shape.group_size, costs.group_alpha, costs.group_beta);

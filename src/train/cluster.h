@@ -72,6 +72,7 @@ struct RunShape {
   std::vector<int64_t> middle_group_sizes;
   int64_t servers = 1;  // asynchronous server shards
   bool asynchronous = false;
+  std::string allreduce;               // the run's own all-reduce algorithm; "": the cluster's
   double measured_step_seconds = 0.0;  // the run's own step on its machine
   int64_t cores = 0;                   // the machine's cores (clusters whose ranks share them)
 };
@@ -109,12 +110,12 @@ struct ClusterCosts {
   std::string explanation;  // one line for the log: device, links, step
 };
 
-// An all-reduce among p members on `link`, priced as the cluster's algorithm (collective_cost.h:
-// ring or tree, with the link's reduction term): alpha its latencies, beta its seconds per byte
+// An all-reduce among p members, priced as the run's algorithm (`shape.allreduce`) or else the
+// cluster's (collective_cost.h: ring, tree or halving-doubling, each step on the links it
+// crosses, with the links' reduction term): alpha its latencies, beta its seconds per byte
 // divided by the ring's volume factor 2(p − 1)/p, which the simulators multiply beta by. An
 // asynchronous push or pull: one latency and the message at the server link's bandwidth (split
-// over the shards by the simulator). A level whose groups fit in a host is priced on the intra
-// link, any other on the inter link (the slowest a ring crosses).
+// over the shards by the simulator).
 // `device` ("" for the cluster's own) replaces the cluster's device. On a cluster whose ranks share
 // their host's cores, `shape.measured_step_seconds` is the step timed at core_share's threads.
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& cluster,

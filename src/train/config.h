@@ -69,6 +69,9 @@ struct RunConfig {
   double mpi_hang_timeout = 300.0;  // MPI: seconds until a silent rank ends the job (0: never)
 
   // Synchronous family.
+  // The all-reduce's algorithm: what the MPI engine's learners run and what a cluster prices;
+  // "auto": the MPI engine's default (ring) and the cluster's own.
+  std::string allreduce = "auto";
   bool average_momentum = false;
   // Synchronous family: what happens to BatchNorm running statistics (docs/design/synchronous.md).
   std::string bn_policy = "average";

@@ -214,6 +214,12 @@ const std::vector<KeySpec>& key_specs() {
           "for an answer to a ping, so keep it above twice the longest step (0: wait forever, with "
           "blocking MPI calls)",
           at_least(0)),
+      spec("allreduce", &RunConfig::allreduce, kFixed,
+           "the learners' all-reduce: ring, tree (a binomial reduce, then broadcast) or "
+           "halving-doubling (Rabenseifner's): what the MPI engine runs (Open MPI's non-blocking "
+           "all-reduce) and what a cluster prices on the simulator; auto: the MPI engine's ring, "
+           "the cluster's own `allreduce`",
+           one_of({"auto", "ring", "tree", "halving-doubling"}), kSyncFamily),
       spec("average_momentum", &RunConfig::average_momentum, kFixed,
            "also average momentum buffers when averaging parameters", {}, kSyncFamily),
       spec("bn_policy", &RunConfig::bn_policy, kFixed,

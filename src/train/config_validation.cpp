@@ -88,6 +88,13 @@ void check_engine(const RunConfig& c) {
         "sim.replicas parallelises the simulator; an MPI run has a process per worker",
         "drop sim.replicas, or use engine = \"sim\"");
   }
+  if (c.allreduce != "auto" && c.mpi_hang_timeout == 0) {
+    throw ConfigError("allreduce = \"" + c.allreduce +
+                          "\" chooses the non-blocking all-reduce's algorithm, "
+                          "which mpi.hang_timeout = 0 replaces by the blocking MPI_Allreduce (the "
+                          "MPI's own choice)",
+                      "keep mpi.hang_timeout > 0, or leave allreduce = \"auto\"");
+  }
 }
 
 // A cluster to price (not yet priced: seconds_per_unit is 0 until the run starts) must exist, and
@@ -104,6 +111,14 @@ void check_cluster(const RunConfig& c, const std::set<std::string>& set_keys) {
                     c.cluster.empty() ? "seconds_per_unit" : "cluster = \"" + c.cluster + "\""),
         "drop it; to predict this MPI run's time, run the same config on the simulator with the "
         "cluster set (\"this-machine\" for this machine)");
+  }
+  if (!c.mpi() && c.cluster.empty() && c.allreduce != "auto") {
+    throw ConfigError("allreduce = \"" + c.allreduce +
+                          "\" on the simulator prices a cluster's "
+                          "all-reduce, but no cluster is set (comm.* keys price every all-reduce "
+                          "alike, in units)",
+                      "set cluster = \"NAME\" too (`dsgd list clusters`), or engine = \"mpi\" "
+                      "to run it, or drop allreduce");
   }
   if (c.cluster.empty() || c.seconds_per_unit > 0) return;
   for (const char* key : {"comm.group_alpha", "comm.group_beta", "comm.global_alpha",

@@ -97,6 +97,35 @@ MpiWorld::MpiWorld() {
   watchdog_ = std::make_unique<Watchdog>(comm_);
 }
 
+int MpiWorld::set_iallreduce_algorithm(const std::string& algorithm) {
+  // libnbc's numbering: 0 its own choice, 1 ring, 2 binomial, 3 Rabenseifner's, 4 recursive
+  // doubling.
+  const int value = algorithm == "ring" ? 1 : algorithm == "tree" ? 2 : 3;
+  const char* name = "coll_libnbc_iallreduce_algorithm";
+  int provided = 0;
+  int index = -1;
+  int read_back = -1;
+  const bool tool = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
+  bool done = false;
+  if (tool && MPI_T_cvar_get_index(name, &index) == MPI_SUCCESS) {
+    MPI_T_cvar_handle handle;
+    int count = 0;
+    if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) == MPI_SUCCESS) {
+      done = MPI_T_cvar_write(handle, &value) == MPI_SUCCESS &&
+             MPI_T_cvar_read(handle, &read_back) == MPI_SUCCESS && read_back == value;
+      MPI_T_cvar_handle_free(&handle);
+    }
+  }
+  if (tool) MPI_T_finalize();
+  if (!done) {
+    throw ConfigError(fmt::format("allreduce = \"{}\": this MPI has no {} to set (it is Open "
+                                  "MPI's) or refused it",
+                                  algorithm, name),
+                      "leave allreduce = \"auto\": the MPI then runs its own choice");
+  }
+  return read_back;
+}
+
 MpiWorld::~MpiWorld() {
   watchdog_.reset();  // its communicator, before MPI ends
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);

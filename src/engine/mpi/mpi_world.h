@@ -59,6 +59,11 @@ class MpiWorld {
   // scheduler's turns from the workers that compute (docs/performance.md, MPI engine against
   // the simulator).
   bool host_oversubscribed() const { return host_oversubscribed_; }
+  // Sets the algorithm of the non-blocking all-reduce that averages the learners ("ring", "tree",
+  // "halving-doubling"), every rank the same: Open MPI's coll_libnbc_iallreduce_algorithm,
+  // written through the MPI tool interface (MPI_T), which libnbc reads at each call. Returns the
+  // value read back. Throws ConfigError where the MPI has no such variable (not Open MPI).
+  int set_iallreduce_algorithm(const std::string& algorithm);
 
   // Ends every rank of the job with `code` (after a failure that other ranks cannot see).
   [[noreturn]] void abort(int code);
