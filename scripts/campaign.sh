@@ -72,12 +72,26 @@ case "${1:-}" in
       for s in $pattern; do
         [ -f "$s" ] || { echo "  $(basename "$out")/$point: not started"; continue; }
         python3 - "$s" "$(basename "$out")" <<'EOF'
-import json, sys
+import csv, json, os, sys, tomllib
 s = json.load(open(sys.argv[1]))
+folder = os.path.dirname(sys.argv[1])
 run = "/".join(sys.argv[1].split("/")[-3:-1])
 epochs = s.get("epochs")
+pace = ""
+if s.get("status") in ("running", "interrupted"):
+    # The pace of its last five evaluations (wall time counts only while it ran) and what is left.
+    try:
+        rows = list(csv.DictReader(open(os.path.join(folder, "metrics.csv"))))[-6:]
+        total = tomllib.load(open(os.path.join(folder, "config.toml"), "rb"))["epochs"]
+        spent = float(rows[-1]["wall_time"]) - float(rows[0]["wall_time"])
+        per_epoch = spent / (float(rows[-1]["epoch"]) - float(rows[0]["epoch"]))
+        left = per_epoch * (total - float(rows[-1]["epoch"]))
+        pace = (f" of {total:g}, {per_epoch:.0f} s an epoch lately: "
+                f"{int(left // 3600)}:{int(left % 3600 // 60):02d} to go")
+    except (OSError, KeyError, ValueError, IndexError, ZeroDivisionError):
+        pass
 print(f"  {sys.argv[2]}/{run}: {s.get('status')} epoch "
-      f"{epochs if epochs is None else round(epochs, 2)} final {s.get('final_test_acc')}")
+      f"{epochs if epochs is None else round(epochs, 2)}{pace} final {s.get('final_test_acc')}")
 EOF
       done
     done <"$queue"
