@@ -299,9 +299,9 @@ TEST(SweepCli, PublishedFiguresStandBesideTheMeasuredOnesWithTheirDrops) {
   const std::string sgd_row = table_row(report, "| sgd n1 | 0.9163 |");
   EXPECT_EQ(sgd_row.rfind(fmt::format("| sgd n1 | 0.9163 | {:.4f} ± ", sgd), 0), 0u) << sgd_row;
   EXPECT_NE(sgd_row.find("| baseline | baseline |"), std::string::npos) << sgd_row;
-  // One seed of asgd: its drop has no spread.
+  // One seed of asgd against sgd's two: its drop has no spread, and the cell says why.
   EXPECT_EQ(table_row(report, "| asgd n4 | fails"),
-            fmt::format("| asgd n4 | fails | {:.4f} | - | {:.2f} (one seed) |", asgd,
+            fmt::format("| asgd n4 | fails | {:.4f} | - | {:.2f} (1 seed against 2) |", asgd,
                         (sgd - asgd) * 100));
   const std::string dana_row = table_row(report, "| dana-zero n4 | 0.9150");
   EXPECT_NE(
@@ -754,7 +754,10 @@ TEST(Report, DropsFromBaselinesSayWhetherTheSeedsResolveThem) {
   EXPECT_NE(drops.find("| close | 1.00 ± 1.58, not resolved | -7.00 ± 1.58 |"), std::string::npos)
       << drops;
   EXPECT_NE(drops.find("| far | 8.00 ± 2.00 | baseline |"), std::string::npos) << drops;
-  EXPECT_NE(drops.find("| one | 2.00 (one seed) | -6.00 (one seed) |"), std::string::npos) << drops;
+  // One seed against the baselines' two: no spread, and the cell says why.
+  EXPECT_NE(drops.find("| one | 2.00 (1 seed against 2) | -6.00 (1 seed against 2) |"),
+            std::string::npos)
+      << drops;
   EXPECT_NE(drops.find("| going | - | - |"), std::string::npos) << drops;
   fs::remove_all(dir);
 }

@@ -50,9 +50,10 @@ std::string published_section(const Experiment& experiment) {
             "Published: {}. Each drop is in points of final test accuracy below the "
             "configuration's own baseline, {}: the published figures' from the published "
             "{:.4f}, the measured ones' from the measured {}. A measured drop appears once "
-            "every seed of both has finished, with the spread of a difference between one seed "
-            "of each, sqrt(std² + std of the baseline²), where both have two seeds or more, and "
-            "\"not resolved\" where the drop is within it.\n\n",
+            "every seed started of both has finished (a queued seed joins when it finishes), with "
+            "the spread of a difference between one seed of each, sqrt(std² + std of the "
+            "baseline²), where both have two seeds or more, and \"not resolved\" where the drop "
+            "is within it.\n\n",
             published.source, published.baseline, published_base,
             measured_base.n == 0 ? std::string("(not yet)")
                                  : fmt::format("{:.4f}", measured_base.mean));

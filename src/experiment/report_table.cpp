@@ -122,7 +122,12 @@ std::string mean_std(const SeedStats& s, int digits) {
 std::string measured_drop(const SeedStats& baseline, const SeedStats& measured) {
   if (baseline.n == 0 || measured.n == 0) return "-";
   const std::string points = fmt::format("{:.2f}", (baseline.mean - measured.mean) * 100.0);
-  if (baseline.n < 2 || measured.n < 2) return points + " (one seed)";
+  // With one seed on either side the spread of the difference is unknown: say how many there are.
+  if (baseline.n == 1 && measured.n == 1) return points + " (one seed)";
+  if (baseline.n < 2 || measured.n < 2) {
+    return fmt::format("{} ({} seed{} against {})", points, measured.n, measured.n == 1 ? "" : "s",
+                       baseline.n);
+  }
   const double spread = std::sqrt(baseline.std * baseline.std + measured.std * measured.std);
   const double difference = std::abs(baseline.mean - measured.mean);
   return fmt::format("{} ± {:.2f}{}", points, spread * 100.0,

@@ -34,8 +34,9 @@ std::string mean_std(const SeedStats& s, int digits);
 
 // Points of final accuracy lost from `baseline` to `measured` (negative: gained), against the
 // spread of the seeds behind them: the spread of a difference of one seed of each,
-// sqrt(std_baseline² + std²), "not resolved" where the drop is within it; "(one seed)" where
-// either side has one, so the spread is unknown; "-" where either has no clean result yet.
+// sqrt(std_baseline² + std²), "not resolved" where the drop is within it; where either side has
+// one seed, so the spread is unknown, "(one seed)" or "(2 seeds against 1)" (this configuration's
+// against the baseline's); "-" where either has no clean result yet.
 std::string measured_drop(const SeedStats& baseline, const SeedStats& measured);
 
 // `target` ≤ 0: no time-to-target column for this configuration.

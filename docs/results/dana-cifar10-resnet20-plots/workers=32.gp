@@ -17,6 +17,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
@@ -30,6 +31,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "training loss"
 set xlabel "epoch"
@@ -43,6 +45,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "training loss against simulated time"
 set xlabel "simulated time"
@@ -56,6 +59,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
@@ -69,6 +73,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
@@ -81,7 +86,8 @@ set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc (identical to dana-slim)"
+     "workers=32.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -94,6 +100,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
@@ -123,6 +130,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
@@ -136,6 +144,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "training loss"
 set xlabel "epoch"
@@ -149,6 +158,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "training loss against simulated time"
 set xlabel "simulated time"
@@ -162,6 +172,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
@@ -175,6 +186,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
@@ -187,7 +199,8 @@ set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc (identical to dana-slim)"
+     "workers=32.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=32.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -200,6 +213,7 @@ set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=32.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
+     "workers=32.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
