@@ -9,10 +9,13 @@
 #include <gtest/gtest.h>
 #include <torch/script.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "cli_helpers.h"
 #include "core/errors.h"
@@ -477,6 +480,13 @@ TEST(ComputeFormat, AutoIsRecordedAndKeptOnResume) {
   if (!bf16_slowness(torch::kCPU).empty()) {
     EXPECT_EQ(recorded.precision, "fp32");
   }
+  // The CPU it chose on, with the units that decided the choice.
+  EXPECT_EQ(compute.at("cpu"), cpu_description());
+  const std::string units = cpu_format_units();
+  if (!units.empty()) {
+    const std::string cpu = compute.at("cpu").get<std::string>();
+    EXPECT_EQ(cpu.substr(cpu.size() - units.size() - 1), units + ")") << cpu;
+  }
 
   // The other format than the one recorded, written as if the run had chosen it elsewhere.
   const std::string other = recorded.precision == "bf16" ? "fp32" : "bf16";
@@ -488,6 +498,22 @@ TEST(ComputeFormat, AutoIsRecordedAndKeptOnResume) {
   EXPECT_EQ(resume_config(dir.string(), {"precision=auto", "epochs=0.5"}).precision, other);
   EXPECT_EQ(resume_config(dir.string(), {"precision=fp32"}).precision, "fp32");
   fs::remove_all(dir);
+}
+
+// The units a run's record names agree with the check that decides whether bf16 is native: a
+// record reading "AVX2, no AVX-512" beside a bf16 run would say the format was slow when it was
+// not.
+TEST(ComputeFormat, TheCpusUnitsSayWhetherBf16IsNative) {
+  const std::string units = cpu_format_units();
+  std::cout << "this CPU: " << cpu_description() << "\n";
+  if (units.empty()) GTEST_SKIP() << "/proc/cpuinfo lists no flags here";
+  const bool native = bf16_slowness(torch::kCPU).empty();
+  const std::vector<std::string> native_units = {"AMX", "AVX-512 BF16, no AMX", "BF16"};
+  const std::vector<std::string> emulated_units = {"AVX-512, no BF16", "AVX2, no AVX-512",
+                                                   "no AVX2", "no BF16"};
+  const auto& expected = native ? native_units : emulated_units;
+  EXPECT_NE(std::find(expected.begin(), expected.end(), units), expected.end())
+      << units << (native ? " on a CPU with native bf16" : " on a CPU that emulates bf16");
 }
 
 }  // namespace

@@ -84,6 +84,17 @@ std::string bf16_slowness(torch::Device device) {
                        : "this CPU has neither AVX-512 BF16 nor AMX (nor Arm's BF16)";
 }
 
+std::string cpu_format_units() {
+  const std::string flags = cpu_flags();
+  if (flags.empty()) return "";
+  if (has_flag(flags, "amx_bf16")) return "AMX";
+  if (has_flag(flags, "avx512_bf16")) return "AVX-512 BF16, no AMX";
+  if (has_flag(flags, "bf16")) return "BF16";  // Arm's
+  if (has_flag(flags, "avx512f")) return "AVX-512, no BF16";
+  if (has_flag(flags, "avx2")) return "AVX2, no AVX-512";
+  return has_flag(flags, "sse2") ? "no AVX2" : "no BF16";
+}
+
 Bf16Path cpu_bf16_path() {
   const std::string flags = cpu_flags();
   const bool onednn = at::globalContext().userEnabledMkldnn() &&

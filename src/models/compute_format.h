@@ -59,6 +59,12 @@ class AutocastScope {
 // float32.
 std::string bf16_slowness(torch::Device device);
 
+// The CPU's units that decide which compute format is fastest on it, as its flags say: "AMX",
+// "AVX-512 BF16, no AMX", "AVX-512, no BF16", "AVX2, no AVX-512", "no AVX2" (x86); "BF16" or
+// "no BF16" (Arm); "" where /proc/cpuinfo lists no flags. Native bf16 exactly where
+// bf16_slowness(CPU) is "".
+std::string cpu_format_units();
+
 // How LibTorch computes bf16 convolutions and matrix products on this CPU (docs/performance.md,
 // "bf16 on CPUs without AVX-512"). ATen hands them to oneDNN where the CPU has AVX-512 BW, VL and
 // DQ, or Arm's BF16 (and oneDNN is on): oneDNN sums in float32 and rounds each result once, with

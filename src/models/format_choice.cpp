@@ -97,17 +97,19 @@ std::string bf16_warning(const FormatChoice& choice, const std::string& bf16_slo
       bf16_slow, measured);
 }
 
-std::string cpu_model_name() {
+std::string cpu_description() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
-  while (std::getline(cpuinfo, line)) {
+  std::string name;
+  while (name.empty() && std::getline(cpuinfo, line)) {
     if (line.rfind("model name", 0) == 0) {
-      std::string name = line.substr(line.find(':') + 1);
+      name = line.substr(line.find(':') + 1);
       name.erase(0, name.find_first_not_of(' '));
-      return name;
     }
   }
-  return "";
+  const std::string units = cpu_format_units();
+  if (units.empty()) return name;
+  return name.empty() ? units : name + " (" + units + ")";
 }
 
 }  // namespace dsgd

@@ -42,7 +42,9 @@ FormatChoice choose_compute_format(const std::string& memory_format, const std::
 // measured step times and their ratio, and what "auto" would choose.
 std::string bf16_warning(const FormatChoice& choice, const std::string& bf16_slow);
 
-// "Intel(R) Xeon(R) Platinum 8480+" and the like ("" where /proc/cpuinfo does not say).
-std::string cpu_model_name();
+// The CPU a run computes on, for its record: the model name and the units that decide its fastest
+// format (cpu_format_units), as "Intel(R) Xeon(R) Platinum 8480+ (AMX)" or "AMD EPYC 7B13 (AVX2, no
+// AVX-512)"; "" where /proc/cpuinfo says neither.
+std::string cpu_description();
 
 }  // namespace dsgd

@@ -110,7 +110,7 @@ void Session::write_summary(const std::string& status, const std::string& error)
                         {"chosen_by", format.automatic ? "auto" : "config"},
                         {"reason", format.reason},
                         {"step_seconds", format.step_seconds()},
-                        {"cpu", cpu_model_name()},
+                        {"cpu", cpu_description()},
                         {"device", context_.device().str()},
                         {"from_update", resumed_at_update_}};
   if (!error.empty()) summary["error"] = error;
