@@ -19,9 +19,9 @@ std::string drops_section(const Experiment& experiment, const Layout& layout) {
   md << "\n## Drops from the baselines\n\nPoints of final test accuracy each configuration "
         "lost against each baseline (negative: it gained): the baseline's mean over its seeds "
         "less the configuration's, once every seed started of both has finished (a queued seed "
-        "joins when it finishes), ± the spread of a "
-        "difference between one seed of each, sqrt(std² + std of the baseline²), where both "
-        "have two seeds or more, and \"not resolved\" where the drop is within it. A baseline is "
+        "joins when it finishes), ± the spread of a difference between one seed of each, "
+        "sqrt(std² + std of the baseline²), where both have two seeds or more, and \"not "
+        "resolved\" where the drop is within it. A baseline is "
         "the configuration of that name with the same other labels, or else the only one.\n\n";
   std::vector<std::string> headers;
   for (const std::string& b : baselines) headers.push_back("from " + b);
