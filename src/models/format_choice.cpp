@@ -98,18 +98,22 @@ std::string bf16_warning(const FormatChoice& choice, const std::string& bf16_slo
 }
 
 std::string cpu_description() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  std::string name;
-  while (name.empty() && std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      name = line.substr(line.find(':') + 1);
-      name.erase(0, name.find_first_not_of(' '));
+  // A run's summary is written at every evaluation; the CPU does not change under a process.
+  static const std::string description = [] {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    std::string name;
+    while (name.empty() && std::getline(cpuinfo, line)) {
+      if (line.rfind("model name", 0) == 0) {
+        name = line.substr(line.find(':') + 1);
+        name.erase(0, name.find_first_not_of(' '));
+      }
     }
-  }
-  const std::string units = cpu_format_units();
-  if (units.empty()) return name;
-  return name.empty() ? units : name + " (" + units + ")";
+    const std::string units = cpu_format_units();
+    if (units.empty()) return name;
+    return name.empty() ? units : name + " (" + units + ")";
+  }();
+  return description;
 }
 
 }  // namespace dsgd
