@@ -395,6 +395,42 @@ TEST(Plots, ARowKeepsItsColourAndIdenticalLinesAreNamed) {
   fs::remove_all(dir);
 }
 
+// A report's time axes: seconds on the cluster where every run that has evaluations counted them
+// (a run not started yet decides nothing), in hours past two hours; simulated time where one run
+// did not. The time to reach an accuracy scales its times, not the accuracies.
+TEST(Plots, TimeAxesAreSecondsOnAClusterInAReadableUnit) {
+  RunResult run;
+  run.status = "ok";
+  run.metrics = {{"epoch", {1.0, 2.0}},
+                 {"sim_time", {100.0, 200.0}},
+                 {"seconds", {3600.0, 10800.0}},
+                 {"test_acc", {0.5, 0.6}},
+                 {"train_loss", {1.0, 0.5}}};
+  const Configuration finished{{{"algo", "ssgd"}}, {run}, 0};
+  const Configuration not_started{{{"algo", "kavg"}}, {RunResult{}}, 0};
+  const SeriesName name = [](const Configuration& c) { return c.labels.front().second; };
+  const std::vector<Panel> panels = curve_panels({&finished, &not_started}, name);
+  ASSERT_GE(panels.size(), 5u);
+  EXPECT_EQ(panels[1].title, "test accuracy against time on the cluster");
+  EXPECT_EQ(panels[1].x_label, "time on the cluster (hours)");
+  EXPECT_EQ(panels[1].curves[0].x, (std::vector<double>{1.0, 3.0}));
+  EXPECT_EQ(panels[3].curves[0].x, (std::vector<double>{1.0, 3.0}));
+  const Panel& reach = panels[4];
+  EXPECT_EQ(reach.y_label, "time on the cluster (hours)");
+  ASSERT_FALSE(reach.curves[0].x.empty());
+  EXPECT_DOUBLE_EQ(reach.curves[0].x.front(), 0.3);  // half the best accuracy, the grid's start
+  EXPECT_DOUBLE_EQ(reach.curves[0].mean.front(), 1.0);
+  EXPECT_DOUBLE_EQ(reach.curves[0].mean.back(), 3.0);
+
+  RunResult unpriced = run;
+  unpriced.metrics.erase("seconds");
+  const Configuration other{{{"algo", "sgd"}}, {unpriced}, 0};
+  const std::vector<Panel> mixed = curve_panels({&finished, &other}, name);
+  EXPECT_EQ(mixed[1].x_label, "simulated time");
+  EXPECT_EQ(mixed[1].curves[0].x, (std::vector<double>{100.0, 200.0}));
+  EXPECT_DOUBLE_EQ(mixed[4].curves[0].mean.back(), 200.0);
+}
+
 TEST(SweepCli, AnInterruptedSweepFinishesOnlyWhatWasLeft) {
   const fs::path dir = fresh_dir("sweep_resume");
   fs::create_directories(dir);

@@ -61,23 +61,56 @@ Curve staleness_curve(const Configuration& c, const std::string& title) {
   return curve;
 }
 
-// Whether every run of the group has `column` in its metrics.
-bool every_run_has(const std::vector<const Configuration*>& group, const std::string& column) {
-  for (const auto* c : group) {
+// The clock of a part's time axes: seconds where every run that has evaluations counted them (made
+// on a cluster, or re-timed on one by `dsgd report --cluster`), simulated time otherwise. A run
+// not started yet has no metrics and decides nothing, so a campaign's page shows seconds while its
+// queue is still running. Seconds are drawn in hours past two hours and in minutes past two
+// minutes, so that the tick labels stay short.
+struct Clock {
+  std::string column;  // "seconds" or "sim_time"
+  std::string name;    // in a panel's title
+  std::string label;   // the axis's, with its unit
+  double scale;        // from the column's values to the axis's unit
+};
+
+Clock clock_of(const std::vector<const Configuration*>& part) {
+  const Clock simulated{"sim_time", "simulated time", "simulated time", 1.0};
+  bool any = false;
+  double longest = 0.0;
+  for (const auto* c : part) {
     for (const auto& run : c->runs) {
-      if (run.metrics.count(column) == 0) return false;
+      if (run.metrics.count("sim_time") == 0) continue;
+      auto seconds = run.metrics.find("seconds");
+      if (seconds == run.metrics.end()) return simulated;
+      any = true;
+      for (double s : seconds->second) {
+        if (!std::isnan(s)) longest = std::max(longest, s);
+      }
     }
   }
-  return true;
+  if (!any) return simulated;
+  const std::string name = "time on the cluster";
+  if (longest >= 2 * 3600.0) return {"seconds", name, name + " (hours)", 1.0 / 3600.0};
+  if (longest >= 2 * 60.0) return {"seconds", name, name + " (minutes)", 1.0 / 60.0};
+  return {"seconds", name, name + " (seconds)", 1.0};
+}
+
+// `curve` with its x values multiplied by `x_scale` and its values (mean and band) by `y_scale`.
+Curve scaled(Curve curve, double x_scale, double y_scale) {
+  for (double& x : curve.x) x *= x_scale;
+  for (auto* series : {&curve.mean, &curve.low, &curve.high}) {
+    for (double& v : *series) v *= y_scale;
+  }
+  return curve;
 }
 
 // The time each configuration first reaches every test accuracy on a grid up to the best any run
 // reached: where one target decides a comparison (time to the reference's final accuracy), the
 // curve shows whether a target a little higher or lower would have decided it otherwise. On the
-// clock in seconds where every run has one (a cluster), in simulated time otherwise. A target is
-// drawn only where every seed got there: the mean of their times, the band their range.
-Panel time_to_accuracy(const std::vector<const Configuration*>& part, const SeriesName& name) {
-  const std::string clock = every_run_has(part, "seconds") ? "seconds" : "sim_time";
+// part's clock (clock_of). A target is drawn only where every seed got there: the mean of their
+// times, the band their range.
+Panel time_to_accuracy(const std::vector<const Configuration*>& part, const SeriesName& name,
+                       const Clock& clock) {
   double best = 0.0;
   for (const auto* c : part) {
     for (const auto& run : c->runs) {
@@ -88,11 +121,7 @@ Panel time_to_accuracy(const std::vector<const Configuration*>& part, const Seri
       }
     }
   }
-  Panel panel{"time to reach each test accuracy",
-              "test accuracy reached",
-              clock == "seconds" ? "seconds" : "simulated time",
-              true,
-              {}};
+  Panel panel{"time to reach each test accuracy", "test accuracy reached", clock.label, true, {}};
   constexpr int kTargets = 40;
   for (const auto* c : part) {
     Curve curve{name(*c), {}, {}, {}, {}};
@@ -101,7 +130,7 @@ Panel time_to_accuracy(const std::vector<const Configuration*>& part, const Seri
       std::vector<double> times;
       for (const auto& run : c->runs) {
         auto acc = run.metrics.find("test_acc");
-        auto time = run.metrics.find(clock);
+        auto time = run.metrics.find(clock.column);
         if (acc == run.metrics.end() || time == run.metrics.end()) break;
         for (size_t i = 0; i < acc->second.size() && i < time->second.size(); ++i) {
           if (acc->second[i] >= target) {
@@ -116,7 +145,7 @@ Panel time_to_accuracy(const std::vector<const Configuration*>& part, const Seri
       curve.low.push_back(*std::min_element(times.begin(), times.end()));
       curve.high.push_back(*std::max_element(times.begin(), times.end()));
     }
-    panel.curves.push_back(std::move(curve));
+    panel.curves.push_back(scaled(std::move(curve), 1.0, clock.scale));
   }
   return panel;
 }
@@ -159,18 +188,21 @@ std::vector<std::vector<const Configuration*>> series_parts(
 
 std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
                                 const SeriesName& name) {
+  const Clock clock = clock_of(part);
   std::vector<Panel> panels = {
       {"test accuracy", "epoch", "test accuracy", false, {}},
-      {"test accuracy against simulated time", "simulated time", "test accuracy", false, {}},
+      {"test accuracy against " + clock.name, clock.label, "test accuracy", false, {}},
       {"training loss", "epoch", "training loss", true, {}},
-      {"training loss against simulated time", "simulated time", "training loss", true, {}}};
+      {"training loss against " + clock.name, clock.label, "training loss", true, {}}};
   for (const auto* c : part) {
     panels[0].curves.push_back(seed_curve(*c, name(*c), "epoch", "test_acc"));
-    panels[1].curves.push_back(seed_curve(*c, name(*c), "sim_time", "test_acc"));
+    panels[1].curves.push_back(
+        scaled(seed_curve(*c, name(*c), clock.column, "test_acc"), clock.scale, 1.0));
     panels[2].curves.push_back(seed_curve(*c, name(*c), "epoch", "train_loss"));
-    panels[3].curves.push_back(seed_curve(*c, name(*c), "sim_time", "train_loss"));
+    panels[3].curves.push_back(
+        scaled(seed_curve(*c, name(*c), clock.column, "train_loss"), clock.scale, 1.0));
   }
-  if (any_metric(part, "test_acc")) panels.push_back(time_to_accuracy(part, name));
+  if (any_metric(part, "test_acc")) panels.push_back(time_to_accuracy(part, name, clock));
   bool histograms = false;
   for (const auto* c : part) {
     for (const auto& run : c->runs) histograms = histograms || !run.staleness_histogram.empty();

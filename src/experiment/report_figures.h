@@ -1,8 +1,8 @@
 // The report's figures: for each group of configurations, the curves of every run (test accuracy
-// and training loss against epochs and simulated time, staleness histograms, learner spread),
-// split so that no panel holds more than kMaxSeries lines; and, when the report's columns are
-// numbers (workers), the final accuracy against them with one line per row (the DANA paper's
-// figure).
+// and training loss against epochs and against time: seconds on a cluster, simulated time
+// otherwise; staleness histograms, learner spread), split so that no panel holds more than
+// kMaxSeries lines; and, when the report's columns are numbers (workers), the final accuracy
+// against them with one line per row (the DANA paper's figure).
 #pragma once
 
 #include <functional>
