@@ -16,19 +16,21 @@ set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
-set title "test accuracy against simulated time"
-set xlabel "simulated time"
+     "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
+set title "test accuracy against time on the cluster"
+set xlabel "time on the cluster (hours)"
 set ylabel "test accuracy"
 unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
-set format x "%.1s%c"
+set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
+plot "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -39,23 +41,12 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
-set title "training loss against simulated time"
-set xlabel "simulated time"
-set ylabel "training loss"
-set logscale y
-set format y "%g"
-unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
-set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
 plot "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
-set title "time to reach each test accuracy"
-set xlabel "test accuracy reached"
-set ylabel "simulated time"
+     "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
+set title "training loss against time on the cluster"
+set xlabel "time on the cluster (hours)"
+set ylabel "training loss"
 set logscale y
 set format y "%g"
 unset logscale x
@@ -63,8 +54,21 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
+plot "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
+set title "time to reach each test accuracy"
+set xlabel "test accuracy reached"
+set ylabel "time on the cluster (hours)"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -75,7 +79,8 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
+plot "all.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -86,7 +91,8 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
+plot "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
@@ -103,19 +109,21 @@ set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
-set title "test accuracy against simulated time"
-set xlabel "simulated time"
+     "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
+set title "test accuracy against time on the cluster"
+set xlabel "time on the cluster (hours)"
 set ylabel "test accuracy"
 unset logscale y
 set format y "% h"
 unset logscale x
 set xtics autofreq
-set format x "%.1s%c"
+set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
+plot "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -126,23 +134,12 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
-set title "training loss against simulated time"
-set xlabel "simulated time"
-set ylabel "training loss"
-set logscale y
-set format y "%g"
-unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
-set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
 plot "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
-set title "time to reach each test accuracy"
-set xlabel "test accuracy reached"
-set ylabel "simulated time"
+     "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
+set title "training loss against time on the cluster"
+set xlabel "time on the cluster (hours)"
+set ylabel "training loss"
 set logscale y
 set format y "%g"
 unset logscale x
@@ -150,8 +147,21 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
+plot "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
+set title "time to reach each test accuracy"
+set xlabel "test accuracy reached"
+set ylabel "time on the cluster (hours)"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -162,7 +172,8 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
+plot "all.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -173,6 +184,7 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16"
+plot "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8"
 unset multiplot
 set output
