@@ -81,6 +81,60 @@ TEST(AsyncLocalHand, OuterNesterov) {
   expect_near(rules.workers[1]->state().at(0).second, v[1], "worker 1's velocity");
 }
 
+// The paper's workers: AdamW local steps (decoupled decay, β₁ = 0.8, β₂ = 0.95), each worker's
+// moments and step count kept from one exchange to the next, the outer step Nesterov's.
+struct AdamWState {
+  Vec m = {0, 0, 0};
+  Vec v = {0, 0, 0};
+  int t = 0;
+};
+constexpr double kBeta1 = 0.8, kBeta2 = 0.95, kEps = 1e-8;
+
+Vec adamw_local_run(Vec x, AdamWState& s, int steps, double lr) {
+  const Vec start = x;
+  for (int h = 0; h < steps; ++h) {
+    const Vec g = gradient_at(x);
+    ++s.t;
+    const double correction1 = 1 - std::pow(kBeta1, s.t), correction2 = 1 - std::pow(kBeta2, s.t);
+    for (size_t k = 0; k < 3; ++k) {
+      x[k] *= 1 - lr * kDecay;
+      s.m[k] = kBeta1 * s.m[k] + (1 - kBeta1) * g[k];
+      s.v[k] = kBeta2 * s.v[k] + (1 - kBeta2) * g[k] * g[k];
+      x[k] -= lr / correction1 * s.m[k] / (std::sqrt(s.v[k] / correction2) + kEps);
+    }
+  }
+  return start - x;
+}
+
+TEST(AsyncLocalHand, AdamWLocalSteps) {
+  const double alpha = 0.7, beta = 0.9;
+  AsyncOptions options = hand_options(alpha, beta);
+  options.values.set("outer.nesterov", 1.0);
+  options.momentum = 0.0;
+  options.optimizer = "adamw";
+  options.adamw = {kBeta1, kBeta2, kEps, kDecay};
+  Rules rules = make_rules("async-local-sgd", options, tensor_of(kTheta0), 2);
+  Vec theta = kTheta0, u = {0, 0, 0};
+  std::vector<Vec> sent = {kTheta0, kTheta0};
+  std::vector<AdamWState> adamw(2);
+  for (const auto& [i, lr] : kOrder) {
+    const Vec delta = adamw_local_run(sent[i], adamw[i], 2, lr);
+    u = beta * u + delta;
+    theta = theta - alpha * (beta * u + delta);
+    sent[i] = theta;
+    exchange(rules, i, 2, lr);
+    expect_near(rules.sent[i], sent[i], "sent");
+    expect_near(rules.server->center(), theta, "theta");
+  }
+  // [m | v] and the step count are the workers' checkpointed state.
+  const auto state = rules.workers[1]->state();
+  ASSERT_EQ(state.size(), 2u);
+  expect_near(state.at(0).second.narrow(0, 0, 3), adamw[1].m, "worker 1's m");
+  expect_near(state.at(0).second.narrow(0, 3, 3), adamw[1].v, "worker 1's v");
+  EXPECT_EQ(state.at(1).first, "local_steps");
+  EXPECT_EQ(state.at(1).second.item<int64_t>(), 4);
+}
+
 TEST(AsyncLocalHand, DelayedNesterov) {
   for (double c : {0.0, 0.3}) {
     SCOPED_TRACE("c = " + std::to_string(c));

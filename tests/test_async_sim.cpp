@@ -546,6 +546,10 @@ TEST(AsyncSim, BadSimulatorInputExitsTwo) {
 namespace {
 
 TEST(Resume, SingleWorkerContinuesExactly) { expect_resume_matches(kSmall, "--set algo=sgd", 256); }
+// AdamW's moments are in the checkpoint, and its step count is the update's.
+TEST(Resume, SingleWorkerAdamWContinuesExactly) {
+  expect_resume_matches(kSmall, "--set algo=sgd --set optimizer=adamw --set lr=0.002", 256);
+}
 TEST(Resume, DanaZeroContinuesExactly) {
   expect_resume_matches(kSmall, "--set algo=dana-zero --set workers=4 --set timing.shape=3", 256);
 }
@@ -562,6 +566,14 @@ TEST(Resume, LocalStepsContinueExactly) {
                         "--set algo=async-local-sgd --set workers=3 --set local.steps=2 "
                         "--set momentum=0.5 --set outer.momentum=0.5 --set outer.nesterov=true "
                         "--set sim.replicas=2",
+                        128);
+}
+// With AdamW: each worker's moments and local step count.
+TEST(Resume, AdamWLocalStepsContinueExactly) {
+  expect_resume_matches(kSmall,
+                        "--set algo=async-local-sgd --set workers=3 --set local.steps=2 "
+                        "--set optimizer=adamw --set lr=0.002 --set outer.momentum=0.5 "
+                        "--set outer.nesterov=true --set sim.replicas=2",
                         128);
 }
 // Elastic averaging as published: the held gradients, their rates and the velocities, and the

@@ -146,6 +146,46 @@ TEST(Config, SgdNeedsOneWorker) {
   expect_config_error([] { parse_config("", {"algo=sgd", "workers=4"}); }, {"workers"});
 }
 
+// AdamW takes its momentum from adam.beta1: the SGD default momentum gives way to it, a momentum
+// or Nesterov given beside it is refused, as are adam.* keys without it and AdamW on a server
+// rule; the resolved config reads back as the same.
+TEST(Config, AdamWOwnsItsKeys) {
+  const RunConfig adamw =
+      parse_config("", {"algo=kavg", "workers=4", "optimizer=adamw", "adam.beta2=0.95"});
+  EXPECT_EQ(adamw.momentum, 0.0);
+  EXPECT_EQ(adamw.adam_beta2, 0.95);
+  EXPECT_EQ(adamw.adam_beta1, 0.9);
+  EXPECT_EQ(to_toml(parse_config(to_toml(adamw), {})), to_toml(adamw));
+  EXPECT_EQ(parse_config("", {"algo=sgd", "optimizer=adamw", "momentum=0"}).optimizer, "adamw");
+  EXPECT_EQ(parse_config("", {"algo=async-local-sgd", "workers=2", "optimizer=adamw"}).momentum,
+            0.0);
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=sgd", "optimizer=adamw", "momentum=0.9"});
+      },
+      {"adam.beta1", "momentum = 0.9", "momentum = 0"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=ssgd", "workers=2", "optimizer=adamw", "nesterov=true"});
+      },
+      {"nesterov = true"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=sgd", "adam.eps=1e-6"});
+      },
+      {"adam.eps", "optimizer = \"adamw\""});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=sgd", "optimizer=adam"});
+      },
+      {"optimizer", "adamw"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=dana-slim", "optimizer=adamw"});
+      },
+      {"optimizer", "asynchronous local SGD"});
+}
+
 TEST(Config, ResolvedTomlRoundTrips) {
   RunConfig c = parse_config(
       "", {"lr=0.25", "epochs=7", "lr_schedule=multistep", "lr_milestones=[3,5]", "seed=42"});

@@ -5,6 +5,8 @@
 
 #include <csignal>
 
+#include "algos/local_adamw.h"
+#include "algos/local_optimizer.h"
 #include "algos/local_sgd.h"
 #include "core/checkpoint.h"
 #include "core/crash_report.h"
@@ -126,6 +128,88 @@ TEST(LocalSgd, HandComputedTwoSteps) {
   sgd.step(theta, g, 0.05);
   EXPECT_FLOAT_EQ(theta.item<float>(), 0.5f);
   EXPECT_FLOAT_EQ(sgd.momentum_buffer().item<float>(), 0.3f);
+}
+
+// LocalAdamW over a flat vector against LibTorch's torch::optim::AdamW over the same parameters,
+// in float64, with the rate changing between steps (a schedule): the same operations in the same
+// order, so the two agree to the last bits, and the moments are AdamW's exp_avg and exp_avg_sq.
+TEST(LocalAdamW, MatchesTorchAdamWUnderASchedule) {
+  torch::manual_seed(3);
+  const auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+  auto a = torch::randn({20, 6}, f64);
+  auto b = torch::randn({20}, f64);
+  auto theta0 = torch::randn({6}, f64);
+  auto gradient = [&](const torch::Tensor& theta) {
+    return a.t().mm((a.mv(theta) - b).unsqueeze(1)).squeeze(1) / 20;
+  };
+  for (const double weight_decay : {0.0, 0.1}) {
+    SCOPED_TRACE(weight_decay);
+    auto reference = theta0.clone().requires_grad_(true);
+    torch::optim::AdamW adamw(
+        {reference},
+        torch::optim::AdamWOptions(0.01).betas({0.8, 0.99}).eps(1e-6).weight_decay(weight_decay));
+    auto theta = theta0.clone();
+    LocalAdamW local({0.8, 0.99, 1e-6, weight_decay}, theta);
+    for (int64_t t = 1; t <= 40; ++t) {
+      const double lr = t <= 20 ? 0.01 : 0.003;
+      static_cast<torch::optim::AdamWOptions&>(adamw.param_groups()[0].options()).lr(lr);
+      reference.mutable_grad() = gradient(reference.detach());
+      adamw.step();
+      auto g = gradient(theta);
+      local.step(theta, g, lr, t);
+    }
+    EXPECT_TRUE(torch::allclose(theta, reference.detach(), 0.0, 1e-15)) << theta - reference;
+    EXPECT_GT((theta - theta0).abs().max().item<double>(), 0.05);
+    ASSERT_EQ(adamw.state().size(), 1u);  // one parameter (its key's type varies by version)
+    auto& state = static_cast<torch::optim::AdamWParamState&>(*adamw.state().begin()->second);
+    EXPECT_TRUE(torch::allclose(local.moments().narrow(0, 0, 6), state.exp_avg(), 0.0, 1e-15));
+    EXPECT_TRUE(torch::allclose(local.moments().narrow(0, 6, 6), state.exp_avg_sq(), 0.0, 1e-15));
+  }
+}
+
+TEST(LocalAdamW, HandComputedFirstTwoSteps) {
+  // θ0 = 1, g = 0.5 then −1, η = 0.1, λ = 0.2, β₁ = 0.5, β₂ = 0.75, ε = 0:
+  // step 1: θ = 1·(1 − 0.02) = 0.98; m = 0.25, v = 0.0625; m̂ = 0.5, v̂ = 0.25 (√ 0.5);
+  //         θ = 0.98 − 0.1·0.5/0.5 = 0.88.
+  // step 2: θ = 0.88·0.98 = 0.8624; m = 0.125 − 0.5 = −0.375, v = 0.046875 + 0.25 = 0.296875;
+  //         m̂ = −0.375/0.75 = −0.5, v̂ = 0.296875/0.4375 = 0.678571…;
+  //         θ = 0.8624 + 0.1·0.5/√0.678571… = 0.8624 + 0.0606977…
+  auto theta = torch::ones({1}, torch::kFloat64);
+  LocalAdamW adamw({0.5, 0.75, 0.0, 0.2}, theta);
+  auto g = torch::full({1}, 0.5, torch::kFloat64);
+  adamw.step(theta, g, 0.1, 1);
+  EXPECT_DOUBLE_EQ(theta.item<double>(), 0.88);
+  g = torch::full({1}, -1.0, torch::kFloat64);
+  adamw.step(theta, g, 0.1, 2);
+  EXPECT_NEAR(theta.item<double>(), 0.8624 + 0.05 / std::sqrt(0.296875 / 0.4375), 1e-15);
+  EXPECT_DOUBLE_EQ(adamw.moments()[0].item<double>(), -0.375);
+  EXPECT_DOUBLE_EQ(adamw.moments()[1].item<double>(), 0.296875);
+  EXPECT_THROW(adamw.step(theta, g, 0.1, 0), dsgd::Error);
+}
+
+// The learners' optimizer holds SGD's velocity or AdamW's [m | v] as its state, and keeps it
+// where an owner places it.
+TEST(LocalOptimizer, StateIsTheVelocityOrBothMoments) {
+  const auto theta0 = torch::zeros({3});
+  LocalOptimizer plain(SgdOptions{}, theta0);
+  EXPECT_FALSE(plain.state().defined());
+  LocalOptimizer heavy(SgdOptions{0.9}, theta0);
+  EXPECT_EQ(heavy.state().numel(), 3);
+  LocalOptimizerOptions options;
+  options.kind = "adamw";
+  LocalOptimizer adamw(options, theta0);
+  EXPECT_TRUE(adamw.is_adamw());
+  EXPECT_EQ(adamw.state().numel(), 6);
+  auto block = torch::zeros({10});
+  adamw.keep_state_in(block.narrow(0, 4, 6));
+  auto theta = theta0.clone();
+  auto g = torch::full({3}, 2.0f);
+  adamw.step(theta, g, 0.1, 1);
+  // m = 0.1·2, v = 0.001·4, in the block's tail.
+  EXPECT_TRUE(torch::allclose(block.narrow(0, 4, 3), torch::full({3}, 0.2f)));
+  EXPECT_TRUE(torch::allclose(block.narrow(0, 7, 3), torch::full({3}, 0.004f)));
+  options.kind = "adam";
+  EXPECT_THROW(LocalOptimizer(options, theta0), dsgd::ConfigError);
 }
 
 // Engine state is often slices of one flat vector: each slice is written with a storage of its

@@ -225,14 +225,17 @@ const std::string kHier =
     "--set hier.global_period=4 --set lr=0.05 --set batch_size=16 ";
 
 // The second time with an outer optimizer at the global average (Nesterov, as DiLoCo's): its
-// state is replicated on every rank, and the run is still the simulator's.
+// state is replicated on every rank, and the run is still the simulator's; the third time with
+// DiLoCo's AdamW learners too, whose moments each rank keeps.
 TEST(Mpi, HierAvgOnFourRanksIsTheSimulator) {
-  for (const std::string& outer :
-       {std::string(), std::string("--set outer.lr=0.7 --set outer.momentum=0.6 "
-                                   "--set outer.nesterov=true ")}) {
-    SCOPED_TRACE(outer);
+  const std::string nesterov_outer =
+      "--set outer.lr=0.7 --set outer.momentum=0.6 --set outer.nesterov=true ";
+  for (const std::string& variant :
+       {std::string(), nesterov_outer,
+        nesterov_outer + "--set optimizer=adamw --set lr=0.005 --set weight_decay=0.01 "}) {
+    SCOPED_TRACE(variant);
     fs::path mpi = fresh_dir("mpi_hier"), sim = fresh_dir("sim_hier");
-    const std::string job = kSmall + kHier + outer;
+    const std::string job = kSmall + kHier + variant;
     CliResult r = run_mpi(4, job + "--engine mpi --out " + mpi.string());
     ASSERT_EQ(r.exit_code, 0) << r.output;
     ASSERT_EQ(run_dsgd(job + "--out " + sim.string()).exit_code, 0);

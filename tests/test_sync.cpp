@@ -4,6 +4,8 @@
 // kavg K=K2, hier-avg S=P = kavg K=K1, one learner = single-worker sgd.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "algos/communicator.h"
 #include "algos/sync_round.h"
 #include "cli_helpers.h"
@@ -185,10 +187,10 @@ TEST(SyncRound, KavgStepsAndAveragesByHand) {
     // Velocities hold η·d terms (η inside v): 0.1·(0.5·g1 + g2) per learner.
     if (average_momentum) {
       for (auto& learner : learners)
-        expect_values(learner.optimizer.momentum_buffer(), {0.125f, 0.125f});
+        expect_values(learner.optimizer.state(), {0.125f, 0.125f});
     } else {
-      expect_values(learners[0].optimizer.momentum_buffer(), {0.05f, 0.15f});
-      expect_values(learners[1].optimizer.momentum_buffer(), {0.2f, 0.1f});
+      expect_values(learners[0].optimizer.state(), {0.05f, 0.15f});
+      expect_values(learners[1].optimizer.state(), {0.2f, 0.1f});
     }
   }
 }
@@ -871,6 +873,52 @@ TEST(SyncSim, OuterOptimizerResumesExactly) {
             0.0f);
   fs::remove_all(full);
   fs::remove_all(part);
+}
+
+// DiLoCo as its paper runs it: K-AVG whose learners step with AdamW and whose global average is
+// a Nesterov outer step. AdamW's moments lie in each learner's checkpointed state ([m | v], twice
+// the parameters), so a run stopped half-way resumes to the uninterrupted run's metrics and, bit
+// for bit, its learners; with average_momentum the moments are averaged with the parameters, and
+// the learners then hold one [m | v]. The loss falls.
+TEST(SyncSim, AdamWLearnersResumeExactly) {
+  for (const std::string& average : {std::string("false"), std::string("true")}) {
+    SCOPED_TRACE(average);
+    fs::path full = fresh_dir("adamw_full"), part = fresh_dir("adamw_part");
+    const std::string job = kSync +
+                            "--set algo=kavg --set workers=4 --set kavg.period=4 "
+                            "--set optimizer=adamw --set lr=0.005 --set weight_decay=0.01 "
+                            "--set outer.lr=0.7 --set outer.momentum=0.6 "
+                            "--set outer.nesterov=true --set eval_every=0.25 "
+                            "--set average_momentum=" +
+                            average + " ";
+    ASSERT_EQ(run_dsgd(job + "--out " + full.string()).exit_code, 0);
+    ASSERT_EQ(run_dsgd(job + "--set epochs=0.5 --out " + part.string()).exit_code, 0);
+    CliResult r = run_dsgd("run --resume " + part.string() + " --set epochs=1");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto metrics = without_columns(read_csv(full / "metrics.csv"), {"wall_time"});
+    EXPECT_EQ(without_columns(read_csv(part / "metrics.csv"), {"wall_time"}), metrics);
+    auto a = dsgd::load_checkpoint((part / "checkpoint.pt").string());
+    auto b = dsgd::load_checkpoint((full / "checkpoint.pt").string());
+    const torch::Tensor params = dsgd::checkpoint_entry(b, "engine/learner/3/params");
+    const torch::Tensor moments = dsgd::checkpoint_entry(b, "engine/learner/3/velocity");
+    EXPECT_EQ(moments.numel(), 2 * params.numel());
+    const torch::Tensor second = moments.narrow(0, params.numel(), params.numel());
+    EXPECT_GE(second.min().item<float>(), 0.0f);  // v, a mean of squares
+    EXPECT_GT(second.max().item<float>(), 0.0f);
+    for (const std::string key : {"params", "velocity", "outer_momentum"}) {
+      const std::string entry = "engine/learner/3/" + key;
+      EXPECT_TRUE(torch::equal(dsgd::checkpoint_entry(a, entry), dsgd::checkpoint_entry(b, entry)))
+          << entry;
+    }
+    EXPECT_EQ(torch::equal(moments, dsgd::checkpoint_entry(b, "engine/learner/0/velocity")),
+              average == "true");
+    const size_t loss = static_cast<size_t>(
+        std::find(metrics[0].begin(), metrics[0].end(), "train_loss") - metrics[0].begin());
+    ASSERT_LT(loss, metrics[0].size());
+    EXPECT_LT(std::stod(metrics.back()[loss]), 0.8 * std::stod(metrics[1][loss]));
+    fs::remove_all(full);
+    fs::remove_all(part);
+  }
 }
 
 // Post-local SGD before its switch is SSGD: K-AVG (K = 4) switching at epoch 1 has SSGD's

@@ -1,10 +1,11 @@
-// Asynchronous local SGD: each worker runs H = local.steps steps of SGD of its own from the
-// parameters the server sent (the run's momentum, weight decay and rate convention; its velocity
-// kept from one exchange to the next) and sends the pseudo-gradient Δ = x_start − x_end; the
-// server applies each Δ as it arrives with an outer optimizer (Liu et al. 2024, "Asynchronous
-// Local-SGD Training for Language Modeling", arXiv 2401.09135). Every local step of an exchange
-// takes the rate the server sent it with (async_rule.h). Three outer rules, at outer rate α =
-// outer.lr and outer momentum β = outer.momentum:
+// Asynchronous local SGD: each worker runs H = local.steps steps of its own from the parameters
+// the server sent, with the run's optimizer (algos/local_optimizer.h: SGD with the run's momentum,
+// weight decay and rate convention, or AdamW, the paper's; its state, velocity or moments and
+// step count, kept from one exchange to the next) and sends the pseudo-gradient Δ = x_start −
+// x_end; the server applies each Δ as it arrives with an outer optimizer (Liu et al. 2024,
+// "Asynchronous Local-SGD Training for Language Modeling", arXiv 2401.09135). Every local step of
+// an exchange takes the rate the server sent it with (async_rule.h). Three outer rules, at outer
+// rate α = outer.lr and outer momentum β = outer.momentum:
 //
 //   async-local-sgd  outer SGD on each Δ as it lands: θ ← θ − αΔ (β = 0); u ← βu + Δ,
 //                    θ ← θ − αu (heavy ball); θ ← θ − α(βu + Δ) (outer.nesterov: the paper's
@@ -30,13 +31,13 @@
 //
 // The outer rate α is constant, so both rate conventions (lr_in_velocity) give the same outer
 // steps; the local steps follow the run's convention. Weight decay is taken in the local steps
-// only. The paper's workers use AdamW; here they use dsgd's SGD (algos/local_sgd.h).
+// only.
 #include <fmt/format.h>
 
 #include "algos/async_algorithms.h"
 #include "algos/async_util.h"
 #include "algos/dana_zero.h"
-#include "algos/local_sgd.h"
+#include "algos/local_optimizer.h"
 #include "algos/outer_optimizer.h"
 #include "algos/server_sgd.h"
 
@@ -45,19 +46,27 @@ namespace {
 
 using namespace async_internal;  // NOLINT(build/namespaces): the helpers of async_util.h
 
+LocalOptimizerOptions local_optimizer_options(const AsyncOptions& options) {
+  LocalOptimizerOptions local(
+      SgdOptions{options.momentum, false, options.weight_decay, options.lr_in_velocity});
+  local.kind = options.optimizer;
+  local.adamw = options.adamw;
+  return local;
+}
+
 // A worker's local run (async_rule.h, LocalRun): the steps go to `point_` and a running copy of
-// the velocity; commit() keeps that velocity.
-class LocalSgdWorker : public AsyncWorkerRule, public LocalRun {
+// the optimizer's state (and step count); commit() keeps them.
+class LocalStepsWorker : public AsyncWorkerRule, public LocalRun {
  public:
-  LocalSgdWorker(const AsyncOptions& options, const torch::Tensor& theta0)
-      : sgd_(SgdOptions{options.momentum, false, options.weight_decay, options.lr_in_velocity},
-             theta0),
+  LocalStepsWorker(const AsyncOptions& options, const torch::Tensor& theta0)
+      : optimizer_(local_optimizer_options(options), theta0),
         start_(torch::empty_like(theta0)),
-        point_(torch::empty_like(theta0)) {
-    if (options.momentum != 0.0) {
-      velocity_ = torch::zeros_like(theta0);
-      running_velocity_ = torch::zeros_like(theta0);
-      sgd_.keep_velocity_in(running_velocity_);
+        point_(torch::empty_like(theta0)),
+        steps_(torch::zeros({}, torch::kInt64)) {
+    if (optimizer_.state().defined()) {
+      state_ = torch::zeros_like(optimizer_.state());
+      running_state_ = torch::zeros_like(optimizer_.state());
+      optimizer_.keep_state_in(running_state_);
     }
   }
 
@@ -66,14 +75,18 @@ class LocalSgdWorker : public AsyncWorkerRule, public LocalRun {
   void begin(const torch::Tensor& received) override {
     start_.copy_(received);
     point_.copy_(received);
-    if (velocity_.defined()) running_velocity_.copy_(velocity_);
+    if (state_.defined()) running_state_.copy_(state_);
+    running_steps_ = steps_.item<int64_t>();
   }
   const torch::Tensor& point() const override { return point_; }
-  void step(torch::Tensor& gradient, double lr) override { sgd_.step(point_, gradient, lr); }
+  void step(torch::Tensor& gradient, double lr) override {
+    optimizer_.step(point_, gradient, lr, ++running_steps_);
+  }
   // Δ = x_start − x_end, in start_'s storage.
   const torch::Tensor& finish() override { return start_.sub_(point_); }
   void commit() override {
-    if (velocity_.defined()) velocity_.copy_(running_velocity_);
+    if (state_.defined()) state_.copy_(running_state_);
+    steps_.fill_(running_steps_);
   }
 
   // Δ of one local step (async_util.h).
@@ -83,21 +96,26 @@ class LocalSgdWorker : public AsyncWorkerRule, public LocalRun {
   }
 
   int64_t state_bytes() const override {
-    return bytes_of(start_) + bytes_of(point_) + bytes_of(velocity_) + bytes_of(running_velocity_) +
+    return bytes_of(start_) + bytes_of(point_) + bytes_of(state_) + bytes_of(running_state_) +
            bytes_of(gradient_copy_);
   }
+  // The step count only for AdamW (its bias corrections), so SGD's checkpoints stay as they were.
   NamedTensors state() override {
-    if (!velocity_.defined()) return {};
-    return {{"velocity", velocity_}};
+    NamedTensors named;
+    if (state_.defined()) named.push_back({"velocity", state_});
+    if (optimizer_.is_adamw()) named.push_back({"local_steps", steps_});
+    return named;
   }
 
  private:
-  LocalSgd sgd_;
-  torch::Tensor start_;             // x_start, then Δ
-  torch::Tensor point_;             // x
-  torch::Tensor velocity_;          // the velocity as of the last commit (momentum only)
-  torch::Tensor running_velocity_;  // the velocity of the run in progress
-  torch::Tensor gradient_copy_;     // message()'s scratch (allocated there)
+  LocalOptimizer optimizer_;
+  torch::Tensor start_;          // x_start, then Δ
+  torch::Tensor point_;          // x
+  torch::Tensor state_;          // the optimizer's state as of the last commit (velocity, [m | v])
+  torch::Tensor running_state_;  // the state of the run in progress
+  torch::Tensor steps_;          // local steps taken as of the last commit, 0-dim, on the host
+  int64_t running_steps_ = 0;    // those of the run in progress
+  torch::Tensor gradient_copy_;  // message()'s scratch (allocated there)
 };
 
 // local.steps, then the outer keys with this rule's defaults (the published ones where a paper
@@ -210,14 +228,16 @@ class DelayedNesterovServer : public ThetaServer {
 
 std::unique_ptr<AsyncWorkerRule> make_local_worker(const AsyncOptions& options, int64_t,
                                                    const torch::Tensor& theta0) {
-  return std::make_unique<LocalSgdWorker>(options, theta0);
+  return std::make_unique<LocalStepsWorker>(options, theta0);
 }
 
 AsyncAlgorithm local_algorithm(std::string name, std::string description,
                                std::vector<OptionSpec> keys,
                                decltype(AsyncAlgorithm::make_server) make_server) {
-  return AsyncAlgorithm{std::move(name), std::move(description), std::move(keys),
-                        std::move(make_server), make_local_worker};
+  AsyncAlgorithm algorithm{std::move(name), std::move(description), std::move(keys),
+                           std::move(make_server), make_local_worker};
+  algorithm.local_optimizer = true;
+  return algorithm;
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "algos/local_adamw.h"
 #include "algos/options.h"
 
 namespace dsgd {
@@ -46,6 +47,10 @@ struct AsyncOptions {
   // rate (YellowFin) reads η / lr as the schedule's shape.
   double lr = 0.1;
   OptionValues values;  // the algorithm's own keys, e.g. dc.lambda
+  // The local steps' optimizer, for the rules that take them (AsyncAlgorithm::local_optimizer):
+  // "sgd" (momentum, weight_decay, lr_in_velocity above) or "adamw".
+  std::string optimizer = "sgd";
+  AdamWOptions adamw;
 };
 
 // Named tensors a rule must checkpoint to resume bit for bit. The tensors alias the rule's own
@@ -159,6 +164,8 @@ struct AsyncAlgorithm {
   // slices and run one rule per slice (servers > 1). A rule that reads global quantities (norms,
   // medians: YellowFin) would tune each slice apart, and refuses servers > 1.
   bool element_wise = true;
+  // Whether its workers take local steps with algos/local_optimizer.h (the `optimizer` key).
+  bool local_optimizer = false;
 };
 
 // `options` with the algorithm's own keys resolved: declared defaults filled in, ranges checked,

@@ -12,20 +12,29 @@ const std::vector<AlgorithmInfo>& algorithm_catalog() {
     std::vector<AlgorithmInfo> all = {
         {"sgd",
          AlgorithmFamily::kSingle,
-         "single-worker SGD with momentum, Nesterov and weight decay (the baseline)",
+         "single-worker SGD with momentum, Nesterov and weight decay, or AdamW (the baseline)",
          {},
          {},
          nullptr,
-         nullptr},
+         nullptr,
+         true},
     };
     for (const auto& a : async_algorithms()) {
-      all.push_back({a.name, AlgorithmFamily::kAsync, a.description, a.options, {}, &a, nullptr});
+      all.push_back({a.name,
+                     AlgorithmFamily::kAsync,
+                     a.description,
+                     a.options,
+                     {},
+                     &a,
+                     nullptr,
+                     a.local_optimizer});
     }
     for (const auto& a : sync_algorithms()) {
       auto check = [&a](const OptionValues& values, int64_t workers, bool mpi) {
         sync_plan(a, values, {workers, mpi});
       };
-      all.push_back({a.name, AlgorithmFamily::kSync, a.description, a.options, check, nullptr, &a});
+      all.push_back(
+          {a.name, AlgorithmFamily::kSync, a.description, a.options, check, nullptr, &a, true});
     }
     return all;
   }();

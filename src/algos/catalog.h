@@ -28,6 +28,9 @@ struct AlgorithmInfo {
   // The family registry's entry: the asynchronous rule or the synchronous plan (null for sgd).
   const AsyncAlgorithm* async = nullptr;
   const SyncAlgorithm* sync = nullptr;
+  // Whether its worker or learners step with algos/local_optimizer.h, whose `optimizer` key then
+  // applies: sgd, the synchronous family, and the asynchronous rules with local steps.
+  bool local_optimizer = false;
 };
 
 const std::vector<AlgorithmInfo>& algorithm_catalog();

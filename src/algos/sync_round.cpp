@@ -19,29 +19,28 @@ std::vector<torch::Tensor> gather(std::vector<Learner>& learners, Slice slice) {
 
 }  // namespace
 
-Learner::Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0,
-                 const OuterOptions& outer_options)
-    : optimizer(sgd, params0) {
+Learner::Learner(const LocalOptimizerOptions& optimizer_options, const torch::Tensor& params0,
+                 const torch::Tensor& buffers0, const OuterOptions& outer_options)
+    : optimizer(optimizer_options, params0) {
   const int64_t p = params0.numel(), b = buffers0.numel();
-  const int64_t v = optimizer.momentum_buffer().defined() ? p : 0;
-  state = torch::zeros({p + b + p + v}, params0.options());
+  const int64_t s = optimizer.state().defined() ? optimizer.state().numel() : 0;
+  state = torch::zeros({p + b + p + s}, params0.options());
   grad = state.narrow(0, 0, p);
   buffers = state.narrow(0, p, b);
   params = state.narrow(0, p + b, p);
   buffers.copy_(buffers0.reshape({-1}));
   params.copy_(params0.reshape({-1}));
-  if (v > 0) optimizer.keep_velocity_in(state.narrow(0, p + b + p, v));
+  if (s > 0) optimizer.keep_state_in(state.narrow(0, p + b + p, s));
   if (!outer_options.plain()) {
     OuterOptions options = outer_options;
-    options.lr_in_velocity = sgd.lr_in_velocity;
+    options.lr_in_velocity = optimizer_options.sgd.lr_in_velocity;
     outer.emplace(options, params);
   }
 }
 
-torch::Tensor Learner::averaged(bool with_velocity, bool with_buffers) const {
+torch::Tensor Learner::averaged(bool with_state, bool with_buffers) const {
   const int64_t p = params.numel(), b = buffers.numel();
-  const bool has_velocity = state.numel() > p + b + p;
-  const int64_t length = p + (with_velocity && has_velocity ? p : 0);
+  const int64_t length = p + (with_state ? state.numel() - (p + b + p) : 0);
   return with_buffers ? state.narrow(0, p, b + length) : state.narrow(0, p + b, length);
 }
 
@@ -58,7 +57,8 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
     communicator.average(global, exchanged);
     traffic = {global, communicator.group_size(global), bytes_of(exchanged.front())};
   }
-  for (auto& learner : learners) learner.optimizer.step(learner.params, learner.grad, lr);
+  // Every learner steps in every round, so `step` is also its optimizer's own step count.
+  for (auto& learner : learners) learner.optimizer.step(learner.params, learner.grad, lr, step);
   // Post-local SGD's SSGD phase: every learner took the same step, nothing to average.
   if (step <= plan.average_gradients_until) return traffic;
 

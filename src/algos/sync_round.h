@@ -13,26 +13,26 @@
 #include <vector>
 
 #include "algos/communicator.h"
-#include "algos/local_sgd.h"
+#include "algos/local_optimizer.h"
 #include "algos/outer_optimizer.h"
 #include "algos/sync_algorithm.h"
 
 namespace dsgd {
 
 // One learner's replica: the gradient of its current minibatch, floating-point BatchNorm
-// buffers, parameters and its optimizer's momentum buffer, all in one flat block laid out
-// [grad | buffers | params | velocity], so that every exchange of a round is one contiguous slice
-// and one collective: SSGD's [grad | buffers], an average's [buffers | params] or, with
-// average_momentum, [buffers | params | velocity]; without the buffers when the plan keeps them
-// local (bn_policy).
+// buffers, parameters and its optimizer's state (SGD's velocity, or AdamW's [m | v]), all in one
+// flat block laid out [grad | buffers | params | state], so that every exchange of a round is one
+// contiguous slice and one collective: SSGD's [grad | buffers], an average's [buffers | params]
+// or, with average_momentum, [buffers | params | state]; without the buffers when the plan keeps
+// them local (bn_policy).
 struct Learner {
-  Learner(const SgdOptions& sgd, const torch::Tensor& params0, const torch::Tensor& buffers0,
-          const OuterOptions& outer = {});
+  Learner(const LocalOptimizerOptions& optimizer_options, const torch::Tensor& params0,
+          const torch::Tensor& buffers0, const OuterOptions& outer = {});
   torch::Tensor state;  // the block
   torch::Tensor grad;   // views of it
   torch::Tensor buffers;
   torch::Tensor params;
-  LocalSgd optimizer;  // its momentum buffer, when γ > 0, is the block's tail
+  LocalOptimizer optimizer;  // its state, when it has one, is the block's tail
   // The step of each global average, unless it is plain averaging. Every learner holds the same
   // one (the same anchor and momentum), so none needs another's.
   std::optional<OuterOptimizer> outer;
@@ -41,8 +41,8 @@ struct Learner {
   torch::Tensor gradient_and_buffers(bool with_buffers = true) const {
     return state.narrow(0, 0, grad.numel() + (with_buffers ? buffers.numel() : 0));
   }
-  // [buffers | params (| velocity)], or [params (| velocity)] without the buffers.
-  torch::Tensor averaged(bool with_velocity, bool with_buffers = true) const;
+  // [buffers | params (| state)], or [params (| state)] without the buffers.
+  torch::Tensor averaged(bool with_state, bool with_buffers = true) const;
 };
 
 // The collective a round ended with, for telemetry and the communication-cost model.

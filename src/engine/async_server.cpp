@@ -20,6 +20,8 @@ AsyncOptions async_options(const RunConfig& c) {
   o.lr_in_velocity = c.lr_in_velocity;
   o.lr = c.lr;
   o.values = c.algo_options;
+  o.optimizer = c.optimizer;
+  o.adamw = {c.adam_beta1, c.adam_beta2, c.adam_eps, c.weight_decay};
   return o;
 }
 

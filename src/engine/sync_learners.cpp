@@ -11,8 +11,12 @@ SyncPlan sync_plan(const SyncAlgorithm& algorithm, const RunConfig& c, int64_t s
   return plan;
 }
 
-SgdOptions sgd_options(const RunConfig& c) {
-  return {c.momentum, c.nesterov, c.weight_decay, c.lr_in_velocity};
+LocalOptimizerOptions local_optimizer_options(const RunConfig& c) {
+  LocalOptimizerOptions options(
+      SgdOptions{c.momentum, c.nesterov, c.weight_decay, c.lr_in_velocity});
+  options.kind = c.optimizer;
+  options.adamw = {c.adam_beta1, c.adam_beta2, c.adam_eps, c.weight_decay};
+  return options;
 }
 
 LinkCost link_cost(const SyncPlan& plan, size_t level, const RunConfig& c) {
@@ -160,8 +164,9 @@ void save_learner(TensorMap& checkpoint, int64_t index, Learner& learner) {
   // Copies: the views alone would write each learner's whole block, gradient included.
   checkpoint[learner_key(index, "params")] = learner.params.clone();
   checkpoint[learner_key(index, "buffers")] = learner.buffers.clone();
-  if (learner.optimizer.momentum_buffer().defined()) {
-    checkpoint[learner_key(index, "velocity")] = learner.optimizer.momentum_buffer().clone();
+  // "velocity" also for AdamW's [m | v]: the config a run resumes with has the same optimizer.
+  if (learner.optimizer.state().defined()) {
+    checkpoint[learner_key(index, "velocity")] = learner.optimizer.state().clone();
   }
   if (learner.outer) {
     checkpoint[learner_key(index, "outer_anchor")] = learner.outer->anchor().clone();
@@ -175,9 +180,8 @@ void restore_learner(const TensorMap& checkpoint, int64_t index, Learner& learne
   torch::NoGradGuard no_grad;
   learner.params.copy_(checkpoint_entry(checkpoint, learner_key(index, "params")));
   learner.buffers.copy_(checkpoint_entry(checkpoint, learner_key(index, "buffers")));
-  if (learner.optimizer.momentum_buffer().defined()) {
-    learner.optimizer.momentum_buffer().copy_(
-        checkpoint_entry(checkpoint, learner_key(index, "velocity")));
+  if (learner.optimizer.state().defined()) {
+    learner.optimizer.state().copy_(checkpoint_entry(checkpoint, learner_key(index, "velocity")));
   }
   if (learner.outer) {
     learner.outer->anchor().copy_(checkpoint_entry(checkpoint, learner_key(index, "outer_anchor")));

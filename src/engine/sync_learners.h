@@ -26,7 +26,7 @@ inline double ring_allreduce_bytes(int64_t n, int64_t bytes) {
 // options and bn_policy), and the learners' optimizer, from the config.
 SyncPlan sync_plan(const SyncAlgorithm& algorithm, const RunConfig& config,
                    int64_t steps_per_epoch);
-SgdOptions sgd_options(const RunConfig& config);
+LocalOptimizerOptions local_optimizer_options(const RunConfig& config);
 
 // The simulated price of an all-reduce at `level` of `plan`: the level's own (α, β), else the
 // config's in-group costs for inner levels and global costs for the outermost.

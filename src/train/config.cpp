@@ -71,6 +71,8 @@ RunConfig build(const toml::table* file_table, const toml::table* key_table,
       find_algorithm(config.algo).family == AlgorithmFamily::kSingle) {
     config.workers = 1;
   }
+  // The default momentum belongs to SGD; AdamW's is adam.beta1.
+  if (set_keys.count("momentum") == 0 && config.optimizer == "adamw") config.momentum = 0.0;
   validate(config, set_keys);
   config.algo_options = resolve_algorithm_options(config, algorithm_values);
   return config;

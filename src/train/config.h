@@ -32,6 +32,12 @@ struct RunConfig {
   // v ← γv + d, θ ← θ − ηv (false, PyTorch's SGD). Equal at a constant rate.
   bool lr_in_velocity = true;
   double weight_decay = 0.0;
+  // The optimizer of sgd and of synchronous learners (algos/local_optimizer.h): "sgd" (momentum,
+  // nesterov, lr_in_velocity) or "adamw" (adam.*, weight_decay decoupled).
+  std::string optimizer = "sgd";
+  double adam_beta1 = 0.9;
+  double adam_beta2 = 0.999;
+  double adam_eps = 1e-8;
   std::string lr_schedule = "cosine";
   std::vector<double> lr_milestones;
   double lr_gamma = 0.1;

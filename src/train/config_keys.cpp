@@ -81,6 +81,11 @@ bool is_sync(const AlgorithmInfo& a) { return a.family == AlgorithmFamily::kSync
 const Family kMultiWorker{is_multi_worker, "multi-worker algorithms"};
 const Family kAsyncFamily{is_async, "the asynchronous family"};
 const Family kSyncFamily{is_sync, "the synchronous family"};
+const Family kLocalOptimizer{uses_local_optimizer, "sgd and the synchronous family"};
+bool takes_optimizer(const AlgorithmInfo& a) { return a.local_optimizer; }
+const Family kOptimizerChoice{takes_optimizer,
+                              "sgd, the synchronous family and asynchronous local SGD "
+                              "(async-local-sgd, async-local-dn, dana-local)"};
 
 }  // namespace
 
@@ -116,13 +121,27 @@ const std::vector<KeySpec>& key_specs() {
       spec("momentum", &RunConfig::momentum, kFixed, "momentum γ", in_range(0, 1)),
       spec("nesterov", &RunConfig::nesterov, kFixed,
            "Nesterov momentum for sgd and sync learners (async: use nag-asgd or dana-*)", {},
-           {uses_local_optimizer, "sgd and the synchronous family"}),
+           kLocalOptimizer),
       spec("lr_in_velocity", &RunConfig::lr_in_velocity, kFixed,
            "the rate inside every velocity, v = m*v + lr*d, theta -= v (the DANA paper's "
            "equations); false: v = m*v + d, theta -= lr*v, as PyTorch's SGD, the DANA authors' "
            "simulator and SlowMo's outer buffer; equal at a constant lr (yellowfin: "
            "yf.rate_in_velocity)"),
-      spec("weight_decay", &RunConfig::weight_decay, kFixed, "weight decay λ", at_least(0)),
+      spec("weight_decay", &RunConfig::weight_decay, kFixed,
+           "weight decay λ (optimizer = adamw: decoupled, theta *= 1 - lr*λ)", at_least(0)),
+      spec("optimizer", &RunConfig::optimizer, kFixed,
+           "the optimizer of sgd, of each synchronous learner and of asynchronous local SGD's "
+           "local steps: sgd (momentum, nesterov) or "
+           "adamw (adam.beta1, adam.beta2, adam.eps; PyTorch's AdamW: DiLoCo's inner optimizer "
+           "with kavg's outer.nesterov)",
+           one_of({"sgd", "adamw"}), kOptimizerChoice),
+      spec("adam.beta1", &RunConfig::adam_beta1, kFixed,
+           "optimizer = adamw: decay of the first moment m", in_range(0, 1), kOptimizerChoice),
+      spec("adam.beta2", &RunConfig::adam_beta2, kFixed,
+           "optimizer = adamw: decay of the second moment v", in_range(0, 1), kOptimizerChoice),
+      spec("adam.eps", &RunConfig::adam_eps, kFixed,
+           "optimizer = adamw: added to sqrt(v) in the denominator", at_least(0, false),
+           kOptimizerChoice),
       spec("lr_schedule", &RunConfig::lr_schedule, kFixed, "constant, multistep or cosine",
            one_of({"constant", "multistep", "cosine"})),
       spec("lr_milestones", &RunConfig::lr_milestones, kMayChange,
@@ -221,7 +240,9 @@ const std::vector<KeySpec>& key_specs() {
            "the cluster's own `allreduce`",
            one_of({"auto", "ring", "tree", "halving-doubling"}), kSyncFamily),
       spec("average_momentum", &RunConfig::average_momentum, kFixed,
-           "also average momentum buffers when averaging parameters", {}, kSyncFamily),
+           "also average the learners' optimizer state when averaging parameters (sgd: the "
+           "momentum buffers; adamw: both moments)",
+           {}, kSyncFamily),
       spec("bn_policy", &RunConfig::bn_policy, kFixed,
            "BatchNorm running statistics of synchronous learners: average (with the parameters "
            "at every averaging, and with the gradients in SSGD; evaluated as the learners' mean, "

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include "algos/catalog.h"
 #include "core/errors.h"
 #include "train/cluster.h"
@@ -79,6 +81,32 @@ void check_across_keys(const RunConfig& c, const AlgorithmInfo& algo) {
   }
 }
 
+// Each optimizer's own keys, and none of the other's: a key that would be ignored is refused.
+// (A written config.toml holds every key: adam.* at their defaults are harmless beside sgd.)
+void check_optimizer(const RunConfig& c) {
+  if (c.optimizer == "adamw") {
+    if (c.momentum != 0.0 || c.nesterov) {
+      throw ConfigError(
+          fmt::format("optimizer = \"adamw\" takes its momentum from adam.beta1, but {}",
+                      c.nesterov ? "nesterov = true" : fmt::format("momentum = {}", c.momentum)),
+          "set momentum = 0 and nesterov = false (or leave them out), and adam.beta1 if 0.9 "
+          "does not suit");
+    }
+    return;
+  }
+  const RunConfig defaults;
+  for (const auto& [key, value, default_value] :
+       {std::tuple{"adam.beta1", c.adam_beta1, defaults.adam_beta1},
+        std::tuple{"adam.beta2", c.adam_beta2, defaults.adam_beta2},
+        std::tuple{"adam.eps", c.adam_eps, defaults.adam_eps}}) {
+    if (value != default_value) {
+      throw ConfigError(
+          fmt::format("{} = {} is set, but optimizer = \"{}\"", key, value, c.optimizer),
+          "set optimizer = \"adamw\" too, or drop the adam.* keys");
+    }
+  }
+}
+
 // What an MPI run cannot do: simulator replicas. (On a GPU its messages go through host memory:
 // core/host_staging.h.)
 void check_engine(const RunConfig& c) {
@@ -143,6 +171,7 @@ void validate(const RunConfig& c, const std::set<std::string>& set_keys) {
   const AlgorithmInfo& algo = find_algorithm(c.algo);
   check_families(c, algo, set_keys);
   check_across_keys(c, algo);
+  check_optimizer(c);
   check_engine(c);
   check_cluster(c, set_keys);
 }

@@ -72,7 +72,8 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
       world_, s.plan.group_sizes(), s.plan.groups_follow_hosts, training_.context().device());
   s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
   FlatModel& model = training_.model();
-  s.learner.emplace_back(sgd_options(c), model.params().detach(), model.buffers(), s.plan.outer);
+  s.learner.emplace_back(local_optimizer_options(c), model.params().detach(), model.buffers(),
+                         s.plan.outer);
   s.stream = std::make_unique<WorkerStream>(training_.make_stream(world_.rank()));
   training_.set_engine_checkpoint([&s](TensorMap& checkpoint) {
     for (auto& [key, tensor] : s.gathered) checkpoint[key] = tensor;
@@ -160,7 +161,7 @@ void MpiSyncEngine::run() {
       // Every learner's state, for the checkpoint an evaluation or a stop writes.
       gather(learner.params, "params");
       gather(learner.buffers, "buffers");
-      gather(learner.optimizer.momentum_buffer(), "velocity");
+      gather(learner.optimizer.state(), "velocity");
       if (learner.outer) {
         gather(learner.outer->anchor(), "outer_anchor");
         gather(learner.outer->momentum_buffer(), "outer_momentum");

@@ -42,10 +42,10 @@ SyncSimulator::Simulator(Training& training)
   s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
   s.timing = std::make_unique<TimingModel>(c, c.workers);
   FlatModel& model = training_.model();
-  SgdOptions sgd = sgd_options(c);
+  const LocalOptimizerOptions optimizer = local_optimizer_options(c);
   s.learners.reserve(static_cast<size_t>(c.workers));
   for (int64_t i = 0; i < c.workers; ++i) {
-    s.learners.emplace_back(sgd, model.params().detach(), model.buffers(), s.plan.outer);
+    s.learners.emplace_back(optimizer, model.params().detach(), model.buffers(), s.plan.outer);
     s.streams.push_back(training_.make_stream(i));
   }
   const int64_t replicas = training_.context().compute_plan().replicas;

@@ -1,0 +1,48 @@
+// The optimizer a learner steps with between exchanges: SGD with momentum (local_sgd.h), the
+// default and the papers' for CIFAR-10, or AdamW (local_adamw.h), DiLoCo's and asynchronous local
+// SGD's. Single-worker training and every synchronous learner hold one; the engines see only its
+// step and its state block (the velocity, or AdamW's [m | v]), which they average (with
+// average_momentum) and checkpoint alike.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <optional>
+#include <string>
+
+#include "algos/local_adamw.h"
+#include "algos/local_sgd.h"
+
+namespace dsgd {
+
+struct LocalOptimizerOptions {
+  LocalOptimizerOptions() = default;
+  // Plain SGD options are the common case (and every test's): they convert.
+  LocalOptimizerOptions(const SgdOptions& sgd_options)  // NOLINT(runtime/explicit)
+      : sgd(sgd_options) {}
+  std::string kind = "sgd";  // "sgd" or "adamw"
+  SgdOptions sgd;
+  AdamWOptions adamw;
+};
+
+class LocalOptimizer {
+ public:
+  LocalOptimizer(const LocalOptimizerOptions& options, const torch::Tensor& like);
+
+  // Step t (1-based; AdamW's bias corrections count it) at learning rate η. `grad` is scratch.
+  void step(torch::Tensor& theta, torch::Tensor& grad, double lr, int64_t t);
+
+  // The state that travels with the parameters: SGD's velocity (undefined when γ = 0), or
+  // AdamW's [m | v]. Exposed for averaging and checkpoints.
+  torch::Tensor& state();
+  // Keeps the state in `storage` (shaped like state(), zeros) from now on; ignored when there
+  // is none.
+  void keep_state_in(const torch::Tensor& storage);
+  bool is_adamw() const { return adamw_.has_value(); }
+
+ private:
+  std::optional<LocalSgd> sgd_;
+  std::optional<LocalAdamW> adamw_;
+};
+
+}  // namespace dsgd
