@@ -201,6 +201,15 @@ TEST(Mpi, LocalStepsResumedAndReplayedAreTheSimulator) {
       110);
 }
 
+// The paper's AdamW workers: each worker's moments and local step count travel to rank 0 with its
+// state, and come back on resume. H = 2 at a constant rate: 128 exchanges an epoch.
+TEST(Mpi, AdamWLocalStepsResumedAndReplayedAreTheSimulator) {
+  expect_local_steps_resumed_and_replayed(
+      "--set algo=async-local-dn --set local.steps=2 --set optimizer=adamw --set lr=5e-4 "
+      "--set outer.momentum=0.5",
+      128);
+}
+
 // Elastic averaging as published: the workers' held gradients and velocities, and the replies
 // the server keeps (resent to every worker on resume).
 TEST(Mpi, ElasticLocalResumedAndReplayedIsTheSimulator) {
