@@ -31,6 +31,7 @@
 #include "algos/async_rule.h"
 #include "algos/catalog.h"
 #include "algos/communicator.h"
+#include "algos/local_adamw.h"
 #include "algos/local_sgd.h"
 #include "core/allocator.h"
 #include "core/flat_model.h"
@@ -194,6 +195,58 @@ void alternate(benchmark::State& state, Reference& reference, Measured& measured
   state.counters["measured_ms"] = measured_s / n * 1e3;
   std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
   state.counters["ratio"] = ratios[ratios.size() / 2];
+}
+
+// AdamW's step alone: LibTorch's torch::optim::AdamW over a model's parameter tensors (what a
+// LibTorch user writes, a few kernels per tensor) against dsgd's LocalAdamW over one flat vector of
+// as many parameters (a few kernels in all). The flat step refills its gradient each time (it
+// uses it as scratch), which the reference does not need: counted against dsgd.
+class TorchAdamWStep {
+ public:
+  explicit TorchAdamWStep(const std::string& model_name)
+      : net_((torch::manual_seed(0), make_model(model_name, {3, 32, 32, 10}))),
+        optimizer_((net_->to(kDevice), net_->parameters()),
+                   torch::optim::AdamWOptions(1e-3).weight_decay(0.1)) {
+    for (auto& p : net_->parameters()) p.mutable_grad() = torch::randn_like(p);
+  }
+  int64_t parameters() const {
+    int64_t n = 0;
+    for (const auto& p : net_->parameters()) n += p.numel();
+    return n;
+  }
+  void step() {
+    optimizer_.step();
+    finish_device_work();
+  }
+
+ private:
+  std::shared_ptr<Model> net_;
+  torch::optim::AdamW optimizer_;
+};
+
+class FlatAdamWStep {
+ public:
+  explicit FlatAdamWStep(int64_t parameters)
+      : theta_(torch::randn({parameters}, torch::TensorOptions().device(kDevice))),
+        gradient_(torch::randn_like(theta_)),
+        scratch_(torch::empty_like(theta_)),
+        adamw_({0.9, 0.999, 1e-8, 0.1}, theta_) {}
+  void step() {
+    scratch_.copy_(gradient_);
+    adamw_.step(theta_, scratch_, 1e-3, ++steps_);
+    finish_device_work();
+  }
+
+ private:
+  torch::Tensor theta_, gradient_, scratch_;
+  LocalAdamW adamw_;
+  int64_t steps_ = 0;
+};
+
+void BM_AdamWPair(benchmark::State& state, const std::string& model) {
+  TorchAdamWStep torch_adamw(model);
+  FlatAdamWStep flat(torch_adamw.parameters());
+  alternate(state, torch_adamw, flat);
 }
 
 // dsgd's step against the bare loop in the same compute format, both at every core.
@@ -596,6 +649,7 @@ BENCHMARK(BM_ImageFolderBatch)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK_CAPTURE(BM_StepPair, resnet20, "resnet20", 3, 32)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(10.0);
+BENCHMARK_CAPTURE(BM_AdamWPair, resnet20, "resnet20")->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_TorchScriptPair_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(10.0);
 BENCHMARK_CAPTURE(BM_StepPair, lenet5_bn, "lenet5-bn", 1, 28)
     ->Unit(benchmark::kMillisecond)
@@ -790,6 +844,7 @@ int main(int argc, char** argv) {
                  fmt::format("BM_FormatPair/{}/{}", model, pair), 1.0);
     }
   }
+  print_pair(r, "flat AdamW step / LibTorch's AdamW (ResNet-20)", "BM_AdamWPair/resnet20", 1.0);
   print_pair(r, "TorchScript step / built-in (ResNet-20)", "BM_TorchScriptPair_ResNet20", 1.10);
   print_pair(r, "sim with network model / without (dana-slim N=256)", "BM_ClockPair/dana_slim_n256",
              1.05);
