@@ -297,6 +297,26 @@ TEST(LrSchedule, LinearScalingForTheSynchronousFamily) {
       {"lr_scaling", "linear"});
 }
 
+// Square-root scaling: η = lr·√P, the warm-up from η/P as for any η; at P = 16 the schedule of
+// lr 0.1 is lr 0.4's without scaling (the Hier-AVG study's K-AVG rate).
+TEST(LrSchedule, SquareRootScaling) {
+  const std::vector<std::string> common = {"algo=kavg", "workers=16", "lr_schedule=multistep",
+                                           "lr_milestones=[40, 60]", "warmup_epochs=5"};
+  auto with = [&](std::vector<std::string> keys) {
+    keys.insert(keys.end(), common.begin(), common.end());
+    return parse_config("", keys);
+  };
+  LrSchedule sqrt_scaled(with({"lr=0.1", "lr_scaling=sqrt"}));
+  LrSchedule explicit_rate(with({"lr=0.4"}));
+  EXPECT_NEAR(sqrt_scaled.at(0), 0.025, 1e-12);
+  EXPECT_NEAR(sqrt_scaled.at(2.5), 0.4 * (1.0 / 16 + 15.0 / 16 * 0.5), 1e-12);
+  EXPECT_NEAR(sqrt_scaled.at(10), 0.4, 1e-12);
+  EXPECT_NEAR(sqrt_scaled.at(50), 0.04, 1e-12);
+  for (double epoch : {0.0, 1.3, 4.99, 5.0, 39.9, 40.0, 61.0}) {
+    EXPECT_NEAR(sqrt_scaled.at(epoch), explicit_rate.at(epoch), 1e-15) << epoch;
+  }
+}
+
 TEST(LrSchedule, MultistepCosineWarmup) {
   RunConfig c =
       parse_config("", {"lr=0.1", "epochs=160", "warmup_epochs=0", "lr_schedule=multistep",

@@ -42,7 +42,7 @@ struct RunConfig {
   std::vector<double> lr_milestones;
   double lr_gamma = 0.1;
   double warmup_epochs = 1.0;
-  std::string lr_scaling = "none";  // sync family: "linear" multiplies lr by P (Goyal et al.)
+  std::string lr_scaling = "none";  // sync family: "linear" multiplies lr by P, "sqrt" by √P
   bool stop_on_collapse = true;     // end a run whose loss stays at a uniform guess's
   int64_t seed = 1;
   int64_t cores = 0;         // of this host, for this run; 0: all (train/compute_plan.h)

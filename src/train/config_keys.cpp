@@ -150,9 +150,10 @@ const std::vector<KeySpec>& key_specs() {
       spec("warmup_epochs", &RunConfig::warmup_epochs, kFixed,
            "linear warm-up from lr/N to lr over this many epochs", at_least(0)),
       spec("lr_scaling", &RunConfig::lr_scaling, kFixed,
-           "none, or linear: lr (and the warm-up's end) times P learners, the warm-up starting "
-           "from lr (Goyal et al. 2017)",
-           one_of({"none", "linear"}), kSyncFamily),
+           "none; linear: lr (and the warm-up's end) times P learners, the warm-up starting "
+           "from lr (Goyal et al. 2017); sqrt: lr times sqrt(P), the warm-up from lr/sqrt(P) "
+           "(Krizhevsky 2014)",
+           one_of({"none", "linear", "sqrt"}), kSyncFamily),
       spec(
           "stop_on_collapse", &RunConfig::stop_on_collapse, kMayChange,
           "end with status collapsed (exit 3) when the training loss of an evaluation period after "

@@ -10,6 +10,7 @@ LrSchedule::LrSchedule(const RunConfig& config) : config_(config) {}
 double LrSchedule::at(double epoch) const {
   double lr = config_.lr;
   if (config_.lr_scaling == "linear") lr *= static_cast<double>(config_.workers);
+  if (config_.lr_scaling == "sqrt") lr *= std::sqrt(static_cast<double>(config_.workers));
   if (config_.lr_schedule == "multistep") {
     for (double milestone : config_.lr_milestones) {
       if (epoch >= milestone) lr *= config_.lr_gamma;
