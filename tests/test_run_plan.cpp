@@ -9,6 +9,7 @@
 #include "algos/async_rule.h"
 #include "core/errors.h"
 #include "engine/async_server.h"
+#include "engine/sync_learners.h"
 #include "run/run_plan.h"
 #include "run/session.h"
 #include "train/config.h"
@@ -76,6 +77,35 @@ TEST(RunPlan, MemoryEstimateIsWhatTheServerAllocates) {
     EXPECT_GT(estimate.replicas, 0);
     EXPECT_EQ(estimate.total(),
               estimate.server + estimate.workers + estimate.replicas + estimate.dataset);
+  }
+}
+
+// A synchronous learner's part of the estimate is the block it allocates: gradient, buffers,
+// parameters and its optimizer's state (none for plain SGD, the velocity, AdamW's two moments);
+// the single worker's is that state alone.
+TEST(RunPlan, MemoryEstimateIsWhatTheLearnersAllocate) {
+  for (const std::vector<std::string>& optimizer :
+       {std::vector<std::string>{"momentum=0"}, {"momentum=0.9"}, {"optimizer=adamw"}}) {
+    SCOPED_TRACE(optimizer.front());
+    std::vector<std::string> keys = {"algo=kavg", "workers=3", "threads=1", "sim.replicas=1"};
+    keys.insert(keys.end(), optimizer.begin(), optimizer.end());
+    const RunConfig config = config_of(keys);
+    Session session(config);
+    const MemoryEstimate estimate = estimate_memory(session.plan(), session.context());
+    const Learner learner(local_optimizer_options(config), session.model().params().detach(),
+                          session.model().buffers());
+    EXPECT_EQ(estimate.workers, 3 * learner.state.numel() * static_cast<int64_t>(sizeof(float)));
+
+    keys[0] = "algo=sgd";
+    keys[1] = "workers=1";
+    keys.erase(keys.begin() + 3);  // sim.replicas: a multi-worker key
+    Session single(config_of(keys));
+    const int64_t state = optimizer.front() == "momentum=0" ? 0
+                          : optimizer.front() == "optimizer=adamw"
+                              ? 2 * single.model().params().numel()
+                              : single.model().params().numel();
+    EXPECT_EQ(estimate_memory(single.plan(), single.context()).workers,
+              state * static_cast<int64_t>(sizeof(float)));
   }
 }
 

@@ -85,6 +85,13 @@ int64_t bilinear_bytes(Measure measure, int64_t params, int64_t n) {
 
 int64_t float_bytes(int64_t count) { return count * static_cast<int64_t>(sizeof(float)); }
 
+// Floats of a learner's optimizer state for `params` parameters (SGD's velocity, AdamW's two
+// moments, nothing for plain SGD), asked of the optimizer itself on a one-parameter probe.
+int64_t optimizer_state_floats(const RunConfig& c, int64_t params) {
+  LocalOptimizer probe(local_optimizer_options(c), torch::zeros({1}));
+  return probe.state().defined() ? probe.state().numel() * params : 0;
+}
+
 }  // namespace
 
 RunPlan plan_run(const RunConfig& config) {
@@ -152,12 +159,12 @@ MemoryEstimate estimate_memory(const RunPlan& plan, const TrainingContext& conte
     estimate.workers = worker_rules * (per_worker + float_bytes(plan.mpi ? params : 0)) +
                        (ahead ? float_bytes(c.workers * params) : 0);
   } else if (plan.family == AlgorithmFamily::kSync) {
-    // Each learner: [grad | buffers | params | velocity].
+    // Each learner: [grad | buffers | params | optimizer state].
     const int64_t learner =
-        float_bytes(2 * params + context.model().num_buffers() + (c.momentum > 0 ? params : 0));
+        float_bytes(2 * params + context.model().num_buffers() + optimizer_state_floats(c, params));
     estimate.workers = (plan.mpi ? 1 : c.workers) * learner;
   } else {
-    estimate.workers = float_bytes(params);  // the velocity
+    estimate.workers = float_bytes(optimizer_state_floats(c, params));
   }
   return estimate;
 }
