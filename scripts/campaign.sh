@@ -4,7 +4,7 @@
 #
 #   scripts/campaign.sh docs/results/NAME.sweep.toml [--jobs J]   # one sweep: start, or continue
 #   scripts/campaign.sh docs/results/QUEUE.txt                     # a queue of runs of several sweeps
-#   scripts/campaign.sh SPEC-OR-QUEUE --status                     # what runs, what is done
+#   scripts/campaign.sh SPEC-OR-QUEUE --status                     # what runs, what is done, its hours
 #   scripts/campaign.sh SPEC-OR-QUEUE --stop                       # SIGTERM: runs checkpoint, stop
 #
 # - A queue file lists runs, one a line, `SPEC POINT` (POINT the run's folder in that sweep, as
@@ -65,15 +65,19 @@ case "${1:-}" in
   --status)
     if running; then echo "campaign $name: running (pid $(cat "$pidfile"))"; else
       echo "campaign $name: not running"; fi
+    walls=$(mktemp)
     while read -r spec point; do
       out=$root/$(basename "$spec" .sweep.toml)
       pattern="$out/*/seed*/summary.json"
       [ "$point" = "*" ] || pattern="$out/$point/summary.json"
       for s in $pattern; do
         [ -f "$s" ] || { echo "  $(basename "$out")/$point: not started"; continue; }
-        python3 - "$s" "$(basename "$out")" <<'EOF'
+        python3 - "$s" "$(basename "$out")" "$walls" <<'EOF'
 import csv, json, os, sys, tomllib
 s = json.load(open(sys.argv[1]))
+wall = float(s.get("wall_time") or 0.0)
+with open(sys.argv[3], "a") as walls:
+    walls.write(f"{wall}\n")
 folder = os.path.dirname(sys.argv[1])
 run = "/".join(sys.argv[1].split("/")[-3:-1])
 epochs = s.get("epochs")
@@ -91,10 +95,14 @@ if s.get("status") in ("running", "interrupted"):
     except (OSError, KeyError, ValueError, IndexError, ZeroDivisionError):
         pass
 print(f"  {sys.argv[2]}/{run}: {s.get('status')} epoch "
-      f"{epochs if epochs is None else round(epochs, 2)}{pace} final {s.get('final_test_acc')}")
+      f"{epochs if epochs is None else round(epochs, 2)}{pace} final {s.get('final_test_acc')}, "
+      f"wall {int(wall // 3600)}:{int(wall % 3600 // 60):02d}")
 EOF
       done
     done <"$queue"
+    # The machine time these runs took (each run's wall time, finished or so far), for the notes.
+    awk '{ s += $1 } END { printf "  wall time of these runs: %.1f h\n", s / 3600 }' "$walls"
+    rm -f "$walls"
     [ -f "$root/$name.log" ] && tail -3 "$root/$name.log"
     exit 0
     ;;
