@@ -186,6 +186,19 @@ TEST(Config, AdamWOwnsItsKeys) {
       {"optimizer", "asynchronous local SGD"});
 }
 
+// grad_clip belongs to the optimizers it clips for, and is a norm.
+TEST(Config, GradClipBelongsToTheLocalOptimizers) {
+  EXPECT_EQ(parse_config("", {"algo=kavg", "workers=2", "grad_clip=1"}).grad_clip, 1.0);
+  EXPECT_EQ(parse_config("", {"algo=async-local-sgd", "workers=2", "grad_clip=0.5"}).grad_clip,
+            0.5);
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=dana-slim", "grad_clip=1"});
+      },
+      {"grad_clip", "asynchronous local SGD"});
+  expect_config_error([] { parse_config("", {"algo=sgd", "grad_clip=-1"}); }, {"grad_clip"});
+}
+
 TEST(Config, ResolvedTomlRoundTrips) {
   RunConfig c = parse_config(
       "", {"lr=0.25", "epochs=7", "lr_schedule=multistep", "lr_milestones=[3,5]", "seed=42"});

@@ -212,6 +212,37 @@ TEST(LocalOptimizer, StateIsTheVelocityOrBothMoments) {
   EXPECT_THROW(LocalOptimizer(options, theta0), dsgd::ConfigError);
 }
 
+// Clipping a flat gradient is torch.nn.utils.clip_grad_norm_ over the same values held as
+// separate tensors (to float rounding: the norm is summed in another order), a gradient within
+// the limit is left as it is, and the optimizer steps with the clipped gradient.
+TEST(LocalOptimizer, ClipsAsTorchClipGradNorm) {
+  torch::manual_seed(5);
+  std::vector<torch::Tensor> parameters = {torch::zeros({3, 4}, torch::requires_grad()),
+                                           torch::zeros({7}, torch::requires_grad())};
+  for (auto& p : parameters) p.mutable_grad() = torch::randn(p.sizes());
+  torch::Tensor flat = torch::cat({parameters[0].grad().flatten(), parameters[1].grad().flatten()});
+  const double norm = flat.norm().item<double>();
+  torch::Tensor within = flat.clone();
+  clip_gradient_norm(within, 2.0 * norm);
+  EXPECT_TRUE(torch::equal(within, flat));
+  torch::nn::utils::clip_grad_norm_(parameters, 0.25 * norm);
+  clip_gradient_norm(flat, 0.25 * norm);
+  EXPECT_TRUE(torch::allclose(
+      flat, torch::cat({parameters[0].grad().flatten(), parameters[1].grad().flatten()}), 1e-6,
+      1e-7));
+  EXPECT_NEAR(flat.norm().item<double>(), 0.25 * norm, 1e-5 * norm);
+
+  // θ = 0, g = [3, 4] (norm 5) clipped to 1: θ − η·[0.6, 0.8] with η = 0.5, plain SGD.
+  LocalOptimizerOptions options{SgdOptions{}};
+  options.clip_norm = 1.0;
+  auto theta = torch::zeros({2}, torch::kFloat64);
+  LocalOptimizer sgd(options, theta);
+  auto g = torch::tensor({3.0, 4.0}, torch::kFloat64);
+  sgd.step(theta, g, 0.5, 1);
+  EXPECT_NEAR(theta[0].item<double>(), -0.3, 1e-6);
+  EXPECT_NEAR(theta[1].item<double>(), -0.4, 1e-6);
+}
+
 // Engine state is often slices of one flat vector: each slice is written with a storage of its
 // own (not the whole vector's) and reads back equal, an empty slice at an offset included
 // (LibTorch 2.x could not read that one back when it was written as a view).

@@ -186,11 +186,39 @@ TEST(SyncRound, KavgStepsAndAveragesByHand) {
     }
     // Velocities hold η·d terms (η inside v): 0.1·(0.5·g1 + g2) per learner.
     if (average_momentum) {
-      for (auto& learner : learners)
-        expect_values(learner.optimizer.state(), {0.125f, 0.125f});
+      for (auto& learner : learners) expect_values(learner.optimizer.state(), {0.125f, 0.125f});
     } else {
       expect_values(learners[0].optimizer.state(), {0.05f, 0.15f});
       expect_values(learners[1].optimizer.state(), {0.2f, 0.1f});
+    }
+  }
+}
+
+// gradient clipping (grad_clip) by hand, c = 1, η = 0.1, no momentum, learners at [1, 2] and
+// [3, 4] with gradients [3, 4] and [0, 0]: SSGD clips the all-reduced gradient, as DDP does
+// ([1.5, 2], norm 2.5, to [0.6, 0.8]: both learners move by [-0.06, -0.08]); K-AVG each learner's
+// own (learner 0's [3, 4], norm 5, to [0.6, 0.8]; learner 1 does not move).
+TEST(SyncRound, ClippingIsOfTheGradientEachLearnerStepsWith) {
+  dsgd::LocalOptimizerOptions clipped{dsgd::SgdOptions{}};
+  clipped.clip_norm = 1.0;
+  for (const std::string algo : {"ssgd", "kavg"}) {
+    SCOPED_TRACE(algo);
+    std::vector<dsgd::Learner> learners;
+    learners.emplace_back(clipped, torch::tensor({1.0f, 2.0f}), torch::tensor({0.0f}));
+    learners.emplace_back(clipped, torch::tensor({3.0f, 4.0f}), torch::tensor({0.0f}));
+    dsgd::InProcessCommunicator communicator(2, {2});
+    dsgd::OptionValues period;
+    if (algo == "kavg") period.set("kavg.period", 2);
+    const dsgd::SyncPlan plan = plan_of(algo, period, 2);
+    learners[0].grad.copy_(torch::tensor({3.0f, 4.0f}));
+    learners[1].grad.zero_();
+    finish_round(plan, 1, 0.1, false, learners, communicator);
+    if (algo == "ssgd") {
+      expect_values(learners[0].params, {0.94f, 1.92f});
+      expect_values(learners[1].params, {2.94f, 3.92f});
+    } else {
+      expect_values(learners[0].params, {0.94f, 1.92f});
+      expect_values(learners[1].params, {3.0f, 4.0f});
     }
   }
 }
@@ -650,6 +678,23 @@ TEST(SyncSim, OneLearnerIsSingleWorkerSgd) {
     fs::remove_all(one);
   }
   fs::remove_all(sgd);
+}
+
+// grad_clip reaches both engines of the family: one SSGD learner clipping at a norm the
+// gradients exceed is single-worker SGD clipping at it, and neither is the unclipped run.
+TEST(SyncSim, OneClippedLearnerIsClippedSingleWorkerSgd) {
+  const std::string job =
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.25 "
+      "--set threads=1 --set lr=0.05 ";
+  fs::path sgd = fresh_dir("clip_sgd"), ssgd = fresh_dir("clip_ssgd"), plain = fresh_dir("plain");
+  run_ok(job + "--set algo=sgd --set grad_clip=0.05", sgd);
+  run_ok(job + "--set algo=ssgd --set workers=1 --set grad_clip=0.05", ssgd);
+  run_ok(job + "--set algo=sgd", plain);
+  const torch::Tensor clipped = dsgd::checkpoint_entry(final_state(sgd), "engine/params");
+  EXPECT_TRUE(torch::equal(learner_params(final_state(ssgd), 0), clipped));
+  EXPECT_FALSE(
+      torch::allclose(dsgd::checkpoint_entry(final_state(plain), "engine/params"), clipped));
+  for (const auto& p : {sgd, ssgd, plain}) fs::remove_all(p);
 }
 
 // lr_scaling = "linear" is the same run as lr·P set by hand (no warm-up here: with one, the

@@ -51,6 +51,7 @@ LocalOptimizerOptions local_optimizer_options(const AsyncOptions& options) {
       SgdOptions{options.momentum, false, options.weight_decay, options.lr_in_velocity});
   local.kind = options.optimizer;
   local.adamw = options.adamw;
+  local.clip_norm = options.grad_clip;
   return local;
 }
 

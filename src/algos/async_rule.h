@@ -51,6 +51,7 @@ struct AsyncOptions {
   // "sgd" (momentum, weight_decay, lr_in_velocity above) or "adamw".
   std::string optimizer = "sgd";
   AdamWOptions adamw;
+  double grad_clip = 0.0;  // the local steps' gradient norm limit (0: none)
 };
 
 // Named tensors a rule must checkpoint to resume bit for bit. The tensors alias the rule's own

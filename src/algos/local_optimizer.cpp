@@ -5,7 +5,14 @@
 
 namespace dsgd {
 
-LocalOptimizer::LocalOptimizer(const LocalOptimizerOptions& options, const torch::Tensor& like) {
+void clip_gradient_norm(torch::Tensor& grad, double max_norm) {
+  torch::NoGradGuard no_grad;
+  const torch::Tensor factor = (max_norm / (grad.norm() + 1e-6)).clamp_max(1.0);
+  grad.mul_(factor);
+}
+
+LocalOptimizer::LocalOptimizer(const LocalOptimizerOptions& options, const torch::Tensor& like)
+    : clip_norm_(options.clip_norm) {
   if (options.kind == "sgd") {
     sgd_.emplace(options.sgd, like);
   } else if (options.kind == "adamw") {
@@ -17,6 +24,7 @@ LocalOptimizer::LocalOptimizer(const LocalOptimizerOptions& options, const torch
 }
 
 void LocalOptimizer::step(torch::Tensor& theta, torch::Tensor& grad, double lr, int64_t t) {
+  if (clip_norm_ > 0.0) clip_gradient_norm(grad, clip_norm_);
   if (adamw_) {
     adamw_->step(theta, grad, lr, t);
   } else {

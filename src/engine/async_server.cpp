@@ -22,6 +22,7 @@ AsyncOptions async_options(const RunConfig& c) {
   o.values = c.algo_options;
   o.optimizer = c.optimizer;
   o.adamw = {c.adam_beta1, c.adam_beta2, c.adam_eps, c.weight_decay};
+  o.grad_clip = c.grad_clip;
   return o;
 }
 

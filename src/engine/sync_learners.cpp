@@ -16,6 +16,7 @@ LocalOptimizerOptions local_optimizer_options(const RunConfig& c) {
       SgdOptions{c.momentum, c.nesterov, c.weight_decay, c.lr_in_velocity});
   options.kind = c.optimizer;
   options.adamw = {c.adam_beta1, c.adam_beta2, c.adam_eps, c.weight_decay};
+  options.clip_norm = c.grad_clip;
   return options;
 }
 

@@ -38,6 +38,7 @@ struct RunConfig {
   double adam_beta1 = 0.9;
   double adam_beta2 = 0.999;
   double adam_eps = 1e-8;
+  double grad_clip = 0.0;  // the optimizer's gradient clipped to this L2 norm first; 0: off
   std::string lr_schedule = "cosine";
   std::vector<double> lr_milestones;
   double lr_gamma = 0.1;

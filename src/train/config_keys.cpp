@@ -142,6 +142,11 @@ const std::vector<KeySpec>& key_specs() {
       spec("adam.eps", &RunConfig::adam_eps, kFixed,
            "optimizer = adamw: added to sqrt(v) in the denominator", at_least(0, false),
            kOptimizerChoice),
+      spec("grad_clip", &RunConfig::grad_clip, kFixed,
+           "clip the gradient the optimizer steps with to this L2 norm first, as "
+           "torch.nn.utils.clip_grad_norm_ (0: off): each learner's or worker's own minibatch "
+           "gradient, and SSGD's all-reduced one, as DDP clips it",
+           at_least(0), kOptimizerChoice),
       spec("lr_schedule", &RunConfig::lr_schedule, kFixed, "constant, multistep or cosine",
            one_of({"constant", "multistep", "cosine"})),
       spec("lr_milestones", &RunConfig::lr_milestones, kMayChange,
