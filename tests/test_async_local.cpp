@@ -60,15 +60,16 @@ AsyncOptions hand_options(double outer_lr, double outer_momentum) {
   return options;
 }
 
-TEST(AsyncLocalHand, OuterNesterov) {
+// The exchanges of kOrder under the outer Nesterov step at rate 0.7 and momentum 0.9, each
+// worker's local run computed by `local_run_of(worker, x, lr)` (returning Δ = x_start − x_end),
+// checked against `rules` after every exchange.
+template <typename LocalRunOf>
+void expect_outer_nesterov_exchanges(Rules& rules, LocalRunOf local_run_of) {
   const double alpha = 0.7, beta = 0.9;
-  AsyncOptions options = hand_options(alpha, beta);
-  options.values.set("outer.nesterov", 1.0);
-  Rules rules = make_rules("async-local-sgd", options, tensor_of(kTheta0), 2);
   Vec theta = kTheta0, u = {0, 0, 0};
-  std::vector<Vec> sent = {kTheta0, kTheta0}, v = {{0, 0, 0}, {0, 0, 0}};
+  std::vector<Vec> sent = {kTheta0, kTheta0};
   for (const auto& [i, lr] : kOrder) {
-    const Vec delta = local_run(sent[i], v[i], 2, lr);
+    const Vec delta = local_run_of(i, sent[i], lr);
     // u ← βu + Δ;  θ ← θ − α(βu + Δ)
     u = beta * u + delta;
     theta = theta - alpha * (beta * u + delta);
@@ -77,6 +78,19 @@ TEST(AsyncLocalHand, OuterNesterov) {
     expect_near(rules.sent[i], sent[i], "sent");
     expect_near(rules.server->center(), theta, "theta");
   }
+}
+
+AsyncOptions outer_nesterov_options() {
+  AsyncOptions options = hand_options(0.7, 0.9);
+  options.values.set("outer.nesterov", 1.0);
+  return options;
+}
+
+TEST(AsyncLocalHand, OuterNesterov) {
+  Rules rules = make_rules("async-local-sgd", outer_nesterov_options(), tensor_of(kTheta0), 2);
+  std::vector<Vec> v = {{0, 0, 0}, {0, 0, 0}};
+  expect_outer_nesterov_exchanges(
+      rules, [&](int i, const Vec& x, double lr) { return local_run(x, v[i], 2, lr); });
   // The local velocities are the workers' checkpointed state.
   expect_near(rules.workers[1]->state().at(0).second, v[1], "worker 1's velocity");
 }
@@ -107,25 +121,14 @@ Vec adamw_local_run(Vec x, AdamWState& s, int steps, double lr) {
 }
 
 TEST(AsyncLocalHand, AdamWLocalSteps) {
-  const double alpha = 0.7, beta = 0.9;
-  AsyncOptions options = hand_options(alpha, beta);
-  options.values.set("outer.nesterov", 1.0);
+  AsyncOptions options = outer_nesterov_options();
   options.momentum = 0.0;
   options.optimizer = "adamw";
   options.adamw = {kBeta1, kBeta2, kEps, kDecay};
   Rules rules = make_rules("async-local-sgd", options, tensor_of(kTheta0), 2);
-  Vec theta = kTheta0, u = {0, 0, 0};
-  std::vector<Vec> sent = {kTheta0, kTheta0};
   std::vector<AdamWState> adamw(2);
-  for (const auto& [i, lr] : kOrder) {
-    const Vec delta = adamw_local_run(sent[i], adamw[i], 2, lr);
-    u = beta * u + delta;
-    theta = theta - alpha * (beta * u + delta);
-    sent[i] = theta;
-    exchange(rules, i, 2, lr);
-    expect_near(rules.sent[i], sent[i], "sent");
-    expect_near(rules.server->center(), theta, "theta");
-  }
+  expect_outer_nesterov_exchanges(
+      rules, [&](int i, const Vec& x, double lr) { return adamw_local_run(x, adamw[i], 2, lr); });
   // [m | v] and the step count are the workers' checkpointed state.
   const auto state = rules.workers[1]->state();
   ASSERT_EQ(state.size(), 2u);
