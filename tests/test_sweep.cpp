@@ -135,6 +135,13 @@ TEST(SweepSpec, BadSpecsAreRefusedNamingTheProblem) {
               std::string::npos)
         << epochs;
   }
+  for (const char* targets : {"[0.9, 0.8]", "[0, 0.5]", "[1.5]", "[]", "0.9"}) {
+    EXPECT_NE(error_of(std::string("[report]\naccuracy_targets = ") + targets)
+                  .find("report.accuracy_targets must be a list of increasing test accuracies "
+                        "in (0, 1]"),
+              std::string::npos)
+        << targets;
+  }
   EXPECT_NE(error_of("[grid\nworkers = [2]").find("malformed TOML"), std::string::npos);
   // Config keys and their values are checked by building each point's config.
   const std::string unknown = error_of("[grid]\nworkerz = [2, 4]");
@@ -762,6 +769,62 @@ TEST(Report, TrainingLossByEpochIsEachSeedsFirstEvaluationAtOrAfterIt) {
       << report;
   // Without loss_epochs, no such table.
   EXPECT_EQ(report_of_sweep(dir, runs, nlohmann::json::object()).find("Training loss by epoch"),
+            std::string::npos);
+  fs::remove_all(dir);
+}
+
+// The table of time to each test accuracy, hand-computed: each configuration's first evaluation
+// at or above each target, the mean over the seeds that reached it of its seconds and epoch, and
+// that time over the reference's (ref) at the same target; "(k/n)" where only k seeds got there,
+// "never" where all ended, "not yet" while one runs; a run with no seconds column keeps its
+// simulated time and gets no ratio against a reference timed in seconds.
+TEST(Report, TimeToEachAccuracyIsEachSeedsFirstCrossing) {
+  const fs::path dir = fresh_dir("report_targets");
+  // Rows: epoch, seconds, test accuracy (updates and simulated time 10 and 100 an epoch).
+  auto run_with = [&](const std::string& run, const std::string& status,
+                      const std::vector<std::array<double, 3>>& rows, bool priced = true) {
+    fake_run(dir / run, status, rows.empty() ? 0.0 : rows.back()[2], {});
+    std::ofstream metrics(dir / run / "metrics.csv");
+    metrics << "epoch,updates,sim_time," << (priced ? "seconds," : "") << "train_loss,test_acc\n";
+    for (const auto& [epoch, seconds, acc] : rows) {
+      metrics << epoch << "," << 10 * epoch << "," << 100 * epoch << ",";
+      if (priced) metrics << seconds << ",";
+      metrics << "0.5," << acc << "\n";
+    }
+  };
+  run_with("ref/1", "ok", {{1, 60, 0.60}, {2, 120, 0.70}, {3, 180, 0.80}});
+  run_with("ref/2", "ok", {{1, 66, 0.66}, {2, 132, 0.76}, {3, 198, 0.78}});
+  run_with("fast/1", "ok", {{1, 30, 0.72}, {2, 60, 0.81}});
+  run_with("slow/1", "running", {{1, 90, 0.40}});
+  run_with("half/1", "ok", {{1, 40, 0.75}});
+  run_with("half/2", "ok", {{1, 40, 0.50}, {2, 80, 0.55}});
+  run_with("unpriced/1", "ok", {{1, 0, 0.90}}, false);
+  const std::string report =
+      report_of_sweep(dir, {"ref/1", "ref/2", "fast/1", "slow/1", "half/1", "half/2", "unpriced/1"},
+                      {{"target_config", "ref"}, {"accuracy_targets", {0.6, 0.75, 0.8}}});
+  const std::string table = report.substr(report.find("## Time to each test accuracy"));
+  EXPECT_NE(table.find("over ref's to the same accuracy"), std::string::npos) << table;
+  EXPECT_NE(table.find("| config | 0.6 | 0.75 | 0.8 |"), std::string::npos) << table;
+  // ref: 0.6 at 60 and 66 s (1:03, epoch 1); 0.75 at epoch 3 (180 s) and 2 (132 s); 0.8 by seed 1.
+  EXPECT_NE(table.find("| ref | 1:03 (epoch 1; 1.00) | 2:36 (epoch 2.5; 1.00) | "
+                       "3:00 (epoch 3; 1.00) (1/2) |"),
+            std::string::npos)
+      << table;
+  // fast: 30 / 63, 60 / 156, 60 / 180 of ref's times.
+  EXPECT_NE(table.find("| fast | 0:30 (epoch 1; 0.48) | 1:00 (epoch 2; 0.38) | "
+                       "1:00 (epoch 2; 0.33) |"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("| slow | not yet | not yet | not yet |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| half | 0:40 (epoch 1; 0.63) (1/2) | 0:40 (epoch 1; 0.26) (1/2) | "
+                       "never |"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("| unpriced | 100 (epoch 1) | 100 (epoch 1) | 100 (epoch 1) |"),
+            std::string::npos)
+      << table;
+  // Without accuracy_targets, no such table.
+  EXPECT_EQ(report_of_sweep(dir, {"ref/1"}, nlohmann::json::object()).find("Time to each test"),
             std::string::npos);
   fs::remove_all(dir);
 }

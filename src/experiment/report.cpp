@@ -74,6 +74,7 @@ std::string write_report(const ReportOptions& options) {
   if (!layout.columns.empty() && !layout.rows.empty()) md += pivot_section(experiment, layout);
   md += drops_section(experiment, layout);
   md += loss_section(experiment);
+  md += targets_section(experiment, layout);
   md += clusters_section(as_recorded, targets, layout, options);
   md += published_section(experiment);
   md += runs_section(experiment);

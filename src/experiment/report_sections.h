@@ -1,9 +1,9 @@
 // The sections of the markdown report, in the order it shows them: the preamble (title, how the
 // runs and the report were made, the sweep's notes), the introduction to the table of every
 // configuration, the final accuracy pivoted rows against columns, the drops from named baselines,
-// the training loss by epoch, the times on several clusters, the published figures beside the
-// measured ones, each run's folder and format, and the figures with the markdown that shows them.
-// Private to src/experiment/.
+// the training loss by epoch, the time to each test accuracy, the times on several clusters, the
+// published figures beside the measured ones, each run's folder and format, and the figures with
+// the markdown that shows them. Private to src/experiment/.
 #pragma once
 
 #include <string>
@@ -35,6 +35,11 @@ std::string drops_section(const Experiment& experiment, const Layout& layout);
 // With `[report] loss_epochs`: each configuration's training loss at its first evaluation at or
 // after each of those epochs, mean ± std over its seeds (report_loss.cpp); "" otherwise.
 std::string loss_section(const Experiment& experiment);
+
+// With `[report] accuracy_targets`: each configuration's time to reach each of those test
+// accuracies, on the report's clock, with its epoch and its ratio to the target configuration's
+// (report_targets.cpp); "" otherwise.
+std::string targets_section(const Experiment& experiment, const Layout& layout);
 
 // With more than one cluster asked for: every run re-timed on each, each configuration's time to
 // the target and whole run per cluster (report_clusters.cpp); "" otherwise. `targets`: each

@@ -17,10 +17,6 @@ namespace dsgd {
 namespace {
 
 bool ok(const RunResult& run) { return run.status == "ok"; }
-// A run that has not ended: it may still evaluate again.
-bool unfinished(const RunResult& run) {
-  return run.status == "running" || run.status == "interrupted";
-}
 
 std::vector<double> values_of(const Configuration& c, double RunResult::*field) {
   std::vector<double> values;
@@ -57,6 +53,10 @@ Column optional_column(std::string header, std::string csv_name,
 }
 
 }  // namespace
+
+bool unfinished(const RunResult& run) {
+  return run.status == "running" || run.status == "interrupted";
+}
 
 std::optional<double> Row::traffic_value(const std::string& key) const {
   auto it = traffic.find(key);

@@ -39,6 +39,9 @@ std::string mean_std(const SeedStats& s, int digits);
 // against the baseline's); "-" where either has no clean result yet.
 std::string measured_drop(const SeedStats& baseline, const SeedStats& measured);
 
+// A run that has not ended (running, or interrupted): it may still evaluate again.
+bool unfinished(const RunResult& run);
+
 // `target` ≤ 0: no time-to-target column for this configuration.
 Row summarise(const Configuration& c, double target);
 

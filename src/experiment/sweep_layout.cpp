@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -96,19 +97,17 @@ void read_published(const toml::table& table, const std::string& source, SweepSp
   }
 }
 
-// report.loss_epochs: a list of increasing epochs > 0.
-void read_loss_epochs(const toml::node& node, const std::string& source,
-                      std::vector<double>& epochs) {
-  const std::string expected =
-      "report.loss_epochs must be a list of increasing epochs > 0, e.g. [10, 20, 40, 80]";
+// A list of increasing numbers in (0, `most`], or fail with `expected`.
+void read_increasing(const toml::node& node, const std::string& source, double most,
+                     const std::string& expected, std::vector<double>& values) {
   const toml::array* list = node.as_array();
   if (list == nullptr || list->empty()) fail(source, expected);
   for (const toml::node& item : *list) {
-    const std::optional<double> epoch = item.value<double>();
-    if (!epoch || *epoch <= 0 || (!epochs.empty() && *epoch <= epochs.back())) {
+    const std::optional<double> value = item.value<double>();
+    if (!value || *value <= 0 || *value > most || (!values.empty() && *value <= values.back())) {
       fail(source, expected);
     }
-    epochs.push_back(*epoch);
+    values.push_back(*value);
   }
 }
 
@@ -132,7 +131,17 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
         continue;
       }
       if (name == "loss_epochs") {
-        read_loss_epochs(node, source, layout.loss_epochs);
+        read_increasing(
+            node, source, std::numeric_limits<double>::infinity(),
+            "report.loss_epochs must be a list of increasing epochs > 0, e.g. [10, 20, 40, 80]",
+            layout.loss_epochs);
+        continue;
+      }
+      if (name == "accuracy_targets") {
+        read_increasing(node, source, 1.0,
+                        "report.accuracy_targets must be a list of increasing test accuracies "
+                        "in (0, 1], e.g. [0.85, 0.87, 0.875]",
+                        layout.accuracy_targets);
         continue;
       }
       if (name == "drops_from") {
@@ -164,7 +173,7 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
       } else {
         fail(source, "unknown key report." + name +
                          " (known: title, notes, rows, columns, target, published, loss_epochs, "
-                         "drops_from)");
+                         "accuracy_targets, drops_from)");
       }
     }
   }

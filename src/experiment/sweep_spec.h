@@ -52,6 +52,9 @@ struct ReportLayout {
   // Epochs at which the report tables each configuration's training loss (its first evaluation at
   // or after each), increasing; empty: no such table.
   std::vector<double> loss_epochs;
+  // Test accuracies at which the report tables each configuration's time to reach them,
+  // increasing; empty: no such table.
+  std::vector<double> accuracy_targets;
   // Values of `rows` (configurations) from which the report measures every configuration's drop
   // in final accuracy, with the spread of the seeds; empty: no such table.
   std::vector<std::string> drops_from;
