@@ -800,7 +800,9 @@ TEST(Report, TimeToEachAccuracyIsEachSeedsFirstCrossing) {
   run_with("half/2", "ok", {{1, 40, 0.50}, {2, 80, 0.55}});
   run_with("unpriced/1", "ok", {{1, 0, 0.90}}, false);
   const std::string report =
-      report_of_sweep(dir, {"ref/1", "ref/2", "fast/1", "slow/1", "half/1", "half/2", "unpriced/1"},
+      report_of_sweep(dir,
+                      {"ref/1", "ref/2", "fast/1", "slow/1", "half/1", "half/2", "unpriced/1",
+                       "later/1"},  // later/1: a point of the sweep not started (no folder)
                       {{"target_config", "ref"}, {"accuracy_targets", {0.6, 0.75, 0.8}}});
   const std::string table = report.substr(report.find("## Time to each test accuracy"));
   EXPECT_NE(table.find("over ref's to the same accuracy"), std::string::npos) << table;
@@ -823,6 +825,7 @@ TEST(Report, TimeToEachAccuracyIsEachSeedsFirstCrossing) {
   EXPECT_NE(table.find("| unpriced | 100 (epoch 1) | 100 (epoch 1) | 100 (epoch 1) |"),
             std::string::npos)
       << table;
+  EXPECT_NE(table.find("| later | - | - | - |"), std::string::npos) << table;
   // Without accuracy_targets, no such table.
   EXPECT_EQ(report_of_sweep(dir, {"ref/1"}, nlohmann::json::object()).find("Time to each test"),
             std::string::npos);

@@ -18,6 +18,7 @@ namespace {
 // A configuration's crossings of one target: the mean over the seeds that reached it of their
 // time (seconds where every one was priced on a cluster, else simulated time) and epoch.
 struct Crossing {
+  bool started = false;  // some seed has started (a sweep's points not run yet have no status)
   size_t reached = 0;
   size_t seeds = 0;        // queued seeds counted
   bool may_still = false;  // a seed that has not reached it is still running or interrupted
@@ -31,9 +32,10 @@ Crossing crossing(const Configuration& c, double target) {
   result.seeds = c.runs.size() + static_cast<size_t>(c.queued);
   std::vector<Reached> reached;
   for (const RunResult& run : c.runs) {
+    result.started = result.started || !run.status.empty();
     if (auto r = time_to_target(run, target)) {
       reached.push_back(*r);
-    } else if (unfinished(run)) {
+    } else if (run.status.empty() || unfinished(run)) {
       result.may_still = true;
     }
   }
@@ -53,8 +55,10 @@ std::string time_text(const Crossing& c) {
 
 // "8:41 (epoch 89; 0.88)": the time, the epoch, and the time over the reference's at the same
 // target where there is one that got there on the same clock; "never" where every seed ended
-// without reaching it, "not yet" while one still may; "(k/n)" where k of the n seeds got there.
+// without reaching it, "not yet" while one still may, "-" where none has started; "(k/n)" where k
+// of the n seeds got there.
 std::string cell(const Crossing& c, const std::optional<Crossing>& reference) {
+  if (!c.started) return "-";
   if (c.reached == 0) return c.may_still ? "not yet" : "never";
   std::string text = fmt::format("{} (epoch {:g}", time_text(c), c.epoch);
   if (reference && reference->reached > 0 && reference->in_seconds == c.in_seconds &&
@@ -80,7 +84,8 @@ std::string targets_section(const Experiment& experiment, const Layout& layout) 
        << "'s to the same accuracy (below 1: sooner)";
   }
   md << "; the mean over the seeds that got there, (k/n) where only k of its n seeds did. "
-        "\"never\": every seed ended without reaching it; \"not yet\": one still may.\n\n";
+        "\"never\": every seed ended without reaching it; \"not yet\": one still may; - : "
+        "none has started.\n\n";
   std::vector<std::string> headers;
   for (double target : targets) headers.push_back(fmt::format("{:g}", target));
   md << table_head(experiment.dimensions, headers);
