@@ -7,6 +7,8 @@
 
 #include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "experiment/report_sections.h"
 #include "run/progress.h"
@@ -21,7 +23,7 @@ struct Crossing {
   bool started = false;  // some seed has started (a sweep's points not run yet have no status)
   size_t reached = 0;
   size_t seeds = 0;        // queued seeds counted
-  bool may_still = false;  // a seed that has not reached it is still running or interrupted
+  bool may_still = false;  // a seed that has not reached it has not ended (or not started)
   double time = 0.0;
   double epoch = 0.0;
   bool in_seconds = true;
