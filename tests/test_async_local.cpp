@@ -60,12 +60,21 @@ AsyncOptions hand_options(double outer_lr, double outer_momentum) {
   return options;
 }
 
-// The exchanges of kOrder under the outer Nesterov step at rate 0.7 and momentum 0.9, each
-// worker's local run computed by `local_run_of(worker, x, lr)` (returning Δ = x_start − x_end),
-// checked against `rules` after every exchange.
+// The outer Nesterov step of the two hand tests below: rate α and momentum β.
+constexpr double kOuterLr = 0.7, kOuterMomentum = 0.9;
+
+AsyncOptions outer_nesterov_options() {
+  AsyncOptions options = hand_options(kOuterLr, kOuterMomentum);
+  options.values.set("outer.nesterov", 1.0);
+  return options;
+}
+
+// The exchanges of kOrder under that outer step, each worker's local run computed by
+// `local_run_of(worker, x, lr)` (returning Δ = x_start − x_end), checked against `rules` after
+// every exchange.
 template <typename LocalRunOf>
 void expect_outer_nesterov_exchanges(Rules& rules, LocalRunOf local_run_of) {
-  const double alpha = 0.7, beta = 0.9;
+  const double alpha = kOuterLr, beta = kOuterMomentum;
   Vec theta = kTheta0, u = {0, 0, 0};
   std::vector<Vec> sent = {kTheta0, kTheta0};
   for (const auto& [i, lr] : kOrder) {
@@ -78,12 +87,6 @@ void expect_outer_nesterov_exchanges(Rules& rules, LocalRunOf local_run_of) {
     expect_near(rules.sent[i], sent[i], "sent");
     expect_near(rules.server->center(), theta, "theta");
   }
-}
-
-AsyncOptions outer_nesterov_options() {
-  AsyncOptions options = hand_options(0.7, 0.9);
-  options.values.set("outer.nesterov", 1.0);
-  return options;
 }
 
 TEST(AsyncLocalHand, OuterNesterov) {
