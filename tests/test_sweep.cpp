@@ -368,6 +368,25 @@ TEST(Plots, AFigureSaysEachTitleOnce) {
   fs::remove_all(dir);
 }
 
+// Large values on a linear axis read 200k, 1.2M (their digits ran into each other along x and
+// widened the margin beside y); accuracies keep their decimals.
+TEST(Plots, LargeValuesOnALinearAxisReadInThousands) {
+  if (!testing::have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed";
+  const fs::path dir = fresh_dir("plots_formats");
+  fs::create_directories(dir);
+  const Curve reach{"sgd", {0.8, 0.9}, {5e4, 2e5}, {5e4, 2e5}, {5e4, 2.5e5}};
+  const Curve accuracy{"sgd", {1e5, 2e5}, {0.5, 0.6}, {0.5, 0.6}, {0.5, 0.6}};
+  draw_figure((dir / "reach").string(), "reach", {Panel{"reach", "x", "y", false, {reach}}});
+  const std::string large_y = read_file(dir / "reach.gp");
+  EXPECT_NE(large_y.find("set format y \"%.1s%c\""), std::string::npos) << large_y;
+  EXPECT_NE(large_y.find("set format x \"% h\""), std::string::npos) << large_y;
+  draw_figure((dir / "acc").string(), "acc", {Panel{"acc", "x", "y", false, {accuracy}}});
+  const std::string large_x = read_file(dir / "acc.gp");
+  EXPECT_NE(large_x.find("set format y \"% h\""), std::string::npos) << large_x;
+  EXPECT_NE(large_x.find("set format x \"%.1s%c\""), std::string::npos) << large_x;
+  fs::remove_all(dir);
+}
+
 // Across a report's figures a row keeps its colour (the order of panels does not move it), a line
 // drawn exactly over an earlier one says so in the legend, and a published figure is an open
 // marker in its row's colour.
@@ -424,8 +443,9 @@ TEST(Plots, TimeAxesAreSecondsOnAClusterInAReadableUnit) {
   EXPECT_EQ(panels[3].curves[0].x, (std::vector<double>{1.0, 3.0}));
   const Panel& reach = panels[4];
   EXPECT_EQ(reach.y_label, "time on the cluster (hours)");
+  EXPECT_FALSE(reach.log_y);
   ASSERT_FALSE(reach.curves[0].x.empty());
-  EXPECT_DOUBLE_EQ(reach.curves[0].x.front(), 0.3);  // half the best accuracy, the grid's start
+  EXPECT_DOUBLE_EQ(reach.curves[0].x.front(), 0.45);  // 3/4 of the best accuracy, the grid's start
   EXPECT_DOUBLE_EQ(reach.curves[0].mean.front(), 1.0);
   EXPECT_DOUBLE_EQ(reach.curves[0].mean.back(), 3.0);
 

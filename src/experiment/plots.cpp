@@ -117,6 +117,7 @@ void draw_figure(const std::string& base, const std::string& title,
   for (const Panel& panel : panels) {
     std::vector<std::string> parts;
     double widest_x = 0.0;
+    double widest_y = 0.0;
     for (size_t place = 0; place < panel.curves.size(); ++place) {
       Curve named = panel.curves[place];
       // A line drawn exactly over an earlier one would hide it: the legend says so.
@@ -137,6 +138,7 @@ void draw_figure(const std::string& base, const std::string& title,
         points << fmt::format("{} {} {} {}\n", curve.x[i], curve.mean[i], curve.low[i],
                               curve.high[i]);
         widest_x = std::max(widest_x, std::fabs(curve.x[i]));
+        widest_y = std::max(widest_y, std::fabs(curve.high[i]));
         ++count;
       }
       if (count == 0) continue;
@@ -165,12 +167,13 @@ void draw_figure(const std::string& base, const std::string& title,
     plots << "set title " << quoted(panel.title) << "\n";
     plots << "set xlabel " << quoted(panel.x_label) << "\n";
     plots << "set ylabel " << quoted(panel.y_label) << "\n";
-    plots << (panel.log_y ? "set logscale y\nset format y \"%g\"\n"
-                          : "unset logscale y\nset format y \"% h\"\n");
+    // Large values as 200k, 1.2M on either axis: their full digits ran into each other along x
+    // and widened the margin beside y.
+    plots << (panel.log_y       ? "set logscale y\nset format y \"%g\"\n"
+              : widest_y >= 1e4 ? "unset logscale y\nset format y \"%.1s%c\"\n"
+                                : "unset logscale y\nset format y \"% h\"\n");
     plots << (panel.log_x ? "set logscale x 2\nset xtics 2\n"
                           : "unset logscale x\nset xtics autofreq\n");
-    // Large x values (a simulated clock, bytes) as 200k, 1.2M: their full digits ran into each
-    // other along the axis.
     plots << (widest_x >= 1e4 ? "set format x \"%.1s%c\"\n" : "set format x \"% h\"\n");
     plots << "set key outside right top vertical\n";
     // Points on the frame are half hidden by it: a margin inside the autoscaled ranges, above and

@@ -56,8 +56,8 @@ plot "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-set logscale y
-set format y "%g"
+unset logscale y
+set format y "%.1s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
@@ -145,8 +145,8 @@ plot "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-set logscale y
-set format y "%g"
+unset logscale y
+set format y "%.1s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"

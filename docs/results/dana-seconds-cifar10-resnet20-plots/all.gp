@@ -56,8 +56,8 @@ plot "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rg
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "time on the cluster (minutes)"
-set logscale y
-set format y "%g"
+unset logscale y
+set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
@@ -155,8 +155,8 @@ plot "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rg
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "time on the cluster (minutes)"
-set logscale y
-set format y "%g"
+unset logscale y
+set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
