@@ -731,6 +731,46 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   fs::remove_all(dir);
 }
 
+// The row whose times the ratios are read against is drawn in every figure: in its own group's
+// under its row name, in another group's named by the labels it differs in, in its own colour.
+TEST(Report, TheTimeReferenceIsDrawnInEveryFigure) {
+  if (!testing::have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed";
+  const fs::path dir = fresh_dir("report_reference");
+  fake_run(dir / "ssgd32", "ok", 0.80, {{1, 10, 100, 0.70}, {2, 20, 200, 0.80}});
+  fake_run(dir / "dana32", "ok", 0.70, {{1, 10, 100, 0.60}, {2, 20, 200, 0.70}});
+  fake_run(dir / "dana16", "ok", 0.82, {{1, 10, 100, 0.75}, {2, 20, 200, 0.82}});
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& [algo, workers] : std::vector<std::pair<std::string, std::string>>{
+           {"ssgd", "32"}, {"dana", "32"}, {"dana", "16"}}) {
+    points.push_back({{"dir", algo + workers},
+                      {"labels", nlohmann::json::array({nlohmann::json::array({"algo", algo}),
+                                                        nlohmann::json::array({"workers", workers}),
+                                                        nlohmann::json::array({"seed", "1"})})}});
+  }
+  const nlohmann::json sweep = {
+      {"dimensions", {"algo", "workers", "seed"}},
+      {"report", {{"rows", "algo"}, {"columns", "workers"}, {"target_config", "ssgd"}}},
+      {"points", points}};
+  std::ofstream(dir / "sweep.json") << sweep.dump();
+  ReportOptions options;
+  options.dirs = {dir.string()};
+  write_report(options);
+  const std::string n16 = read_file(dir / "report-plots" / "workers=16.gp");
+  const std::string n32 = read_file(dir / "report-plots" / "workers=32.gp");
+  EXPECT_NE(n16.find("title \"ssgd (workers=32)\""), std::string::npos) << n16;
+  EXPECT_NE(n32.find("title \"ssgd\""), std::string::npos) << n32;
+  EXPECT_EQ(n32.find("(workers=32)"), std::string::npos) << n32;
+  auto colour_of = [](const std::string& script, const std::string& title) {
+    const size_t at = script.find("title \"" + title + "\"");
+    const size_t rgb = script.rfind("lc rgb \"", at);
+    return script.substr(rgb + 8, 7);
+  };
+  EXPECT_EQ(colour_of(n16, "ssgd (workers=32)"), colour_of(n32, "ssgd"));
+  EXPECT_NE(read_file(dir / "report.md").find("and ssgd, whose times the ratios are read against"),
+            std::string::npos);
+  fs::remove_all(dir);
+}
+
 // A sweep.json over run folders named CONFIG/SEED, rows by config, with the given [report] keys;
 // returns the report dsgd writes from it (no figures).
 std::string report_of_sweep(const fs::path& dir, const std::vector<std::string>& runs,

@@ -299,9 +299,11 @@ void style_by_title(std::vector<Figure>& figures) {
   for (Figure& figure : figures) {
     for (Panel& panel : figure.panels) {
       for (Curve& curve : panel.curves) {
+        // A row's published figures ("dana (published)") and the reference drawn beside
+        // another group ("ssgd (workers=32)") keep the row's colour.
         std::string key = curve.title;
-        const size_t published = key.rfind(" (published)");
-        if (published != std::string::npos) key.erase(published);
+        const size_t qualified = key.find(" (");
+        if (qualified != std::string::npos) key.erase(qualified);
         curve.style = styles.emplace(key, static_cast<int>(styles.size())).first->second;
       }
     }

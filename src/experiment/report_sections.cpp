@@ -153,11 +153,37 @@ std::string figure_section(const Experiment& experiment, const Layout& layout,
   }
   md << "\n## Curves\n\nOne line per " << (layout.rows.empty() ? "configuration" : layout.rows)
      << ", a point per evaluation; the band spans the seeds (lowest to highest); at most "
-     << kMaxSeries << " lines a figure. Each figure also exists as SVG.\n";
+     << kMaxSeries << " lines a figure";
+  if (layout.relative_target()) {
+    md << ", and " << layout.target_config
+       << ", whose times the ratios are read against, in every figure (named by the labels it "
+          "differs in where it is not of the figure's group)";
+  }
+  md << ". Each figure also exists as SVG.\n";
   std::vector<std::string> free;
   if (!layout.rows.empty()) free.push_back(layout.rows);
   for (const auto& [key, group] : group_by(experiment, layout, free)) {
-    const auto parts = series_parts(group, name);
+    auto parts = series_parts(group, name);
+    // The row the time ratios are read against, drawn in every figure whose group lacks it (the
+    // DANA table's N = 16 runs against ssgd P = 32), named by the labels in which it differs.
+    const Configuration* reference =
+        layout.relative_target() && !group.empty()
+            ? reference_for(experiment, layout, *group.front(), layout.target_config)
+            : nullptr;
+    std::string reference_name;
+    if (reference != nullptr && std::find(group.begin(), group.end(), reference) == group.end()) {
+      Labels differs;
+      for (const auto& [dimension, value] : key) {
+        const std::string own = label_of(reference->labels, dimension);
+        if (own != value) differs.emplace_back(dimension, own);
+      }
+      reference_name =
+          name(*reference) + (differs.empty() ? "" : " (" + joined(differs, ", ") + ")");
+      for (auto& part : parts) part.push_back(reference);
+    }
+    const SeriesName part_name = [&](const Configuration& c) {
+      return &c == reference && !reference_name.empty() ? reference_name : name(c);
+    };
     for (size_t p = 0; p < parts.size(); ++p) {
       std::string title = key.empty() ? "every configuration" : joined(key, ", ");
       std::string base = plots + "/" + slug(joined(key, "_"));
@@ -168,7 +194,7 @@ std::string figure_section(const Experiment& experiment, const Layout& layout,
       md << "\n### " << title << "\n\n"
          << fmt::format("![{}]({}.png) ([SVG]({}.svg))\n", title, base, base);
       figures.push_back(
-          {base, key.empty() && parts.size() == 1 ? "" : title, curve_panels(parts[p], name)});
+          {base, key.empty() && parts.size() == 1 ? "" : title, curve_panels(parts[p], part_name)});
     }
   }
   style_by_title(figures);

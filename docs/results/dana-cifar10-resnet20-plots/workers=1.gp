@@ -2,9 +2,9 @@
 set key font ",8" samplen 2
 set grid lc rgb "#dddddd"
 if (!exists("out")) out = "workers=1"
-set terminal pngcairo noenhanced size 1440,1180 font "sans,10"
+set terminal pngcairo noenhanced size 1440,1560 font "sans,10"
 set output out.".png"
-set multiplot layout 3,2 title "workers=1"
+set multiplot layout 4,2 title "workers=1"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -15,7 +15,8 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -26,7 +27,8 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -37,7 +39,8 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -48,7 +51,8 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
@@ -59,12 +63,35 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+set title "test accuracy against bytes moved"
+set xlabel "bytes moved"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+set title "learner spread before the last average of each period"
+set xlabel "epoch"
+set ylabel "spread"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output
-set terminal svg dynamic noenhanced size 1440,1180 font "sans,10"
+set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
 set output out.".svg"
-set multiplot layout 3,2 title "workers=1"
+set multiplot layout 4,2 title "workers=1"
 set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
@@ -75,7 +102,8 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -86,7 +114,8 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -97,7 +126,8 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -108,7 +138,8 @@ set xtics autofreq
 set format x "%.1s%c"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
@@ -119,6 +150,29 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets 0, 0, graph 0.06, graph 0.06
-plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd"
+plot "workers=1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+set title "test accuracy against bytes moved"
+set xlabel "bytes moved"
+set ylabel "test accuracy"
+unset logscale y
+set format y "% h"
+unset logscale x
+set xtics autofreq
+set format x "%.1s%c"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+set title "learner spread before the last average of each period"
+set xlabel "epoch"
+set ylabel "spread"
+set logscale y
+set format y "%g"
+unset logscale x
+set xtics autofreq
+set format x "% h"
+set key outside right top vertical
+set offsets 0, 0, graph 0.06, graph 0.06
+plot "workers=1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output
