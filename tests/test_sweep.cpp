@@ -39,6 +39,13 @@ eval_every = 0.5
 lr = 0.05
 )";
 
+// The colour a figure's gnuplot script gives the line with this legend title.
+std::string colour_of(const std::string& script, const std::string& title) {
+  const size_t at = script.find("title \"" + title + "\"");
+  const size_t rgb = script.rfind("lc rgb \"", at);
+  return script.substr(rgb + 8, 7);
+}
+
 std::vector<std::string> dirs_of(const SweepSpec& spec) {
   std::vector<std::string> dirs;
   for (const auto& p : spec.points) dirs.push_back(p.dir);
@@ -411,11 +418,6 @@ TEST(Plots, ARowKeepsItsColourAndIdenticalLinesAreNamed) {
   // dana's colour in figure b is the one it had in figure a, where it came second.
   draw_figure((dir / "a").string(), "a", figures[0].panels);
   const std::string a = read_file(dir / "a.gp");
-  auto colour_of = [](const std::string& script, const std::string& title) {
-    const size_t at = script.find("title \"" + title + "\"");
-    const size_t rgb = script.rfind("lc rgb \"", at);
-    return script.substr(rgb + 8, 7);
-  };
   EXPECT_EQ(colour_of(a, "dana"), colour_of(b, "dana"));
   EXPECT_NE(colour_of(a, "dana"), colour_of(a, "sgd"));
   fs::remove_all(dir);
@@ -760,11 +762,6 @@ TEST(Report, TheTimeReferenceIsDrawnInEveryFigure) {
   EXPECT_NE(n16.find("title \"ssgd (workers=32)\""), std::string::npos) << n16;
   EXPECT_NE(n32.find("title \"ssgd\""), std::string::npos) << n32;
   EXPECT_EQ(n32.find("(workers=32)"), std::string::npos) << n32;
-  auto colour_of = [](const std::string& script, const std::string& title) {
-    const size_t at = script.find("title \"" + title + "\"");
-    const size_t rgb = script.rfind("lc rgb \"", at);
-    return script.substr(rgb + 8, 7);
-  };
   EXPECT_EQ(colour_of(n16, "ssgd (workers=32)"), colour_of(n32, "ssgd"));
   EXPECT_NE(read_file(dir / "report.md").find("and ssgd, whose times the ratios are read against"),
             std::string::npos);
