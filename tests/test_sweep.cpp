@@ -375,22 +375,26 @@ TEST(Plots, AFigureSaysEachTitleOnce) {
   fs::remove_all(dir);
 }
 
-// Large values on a linear axis read 200k, 1.2M (their digits ran into each other along x and
-// widened the margin beside y); accuracies keep their decimals.
+// Large values on a linear axis read 200k, 1.5M, at most six marks at a step of 1, 2 or 5 times a
+// power of ten, each label with the decimals its mark needs (their digits ran into each other
+// along x and widened the margin beside y); accuracies keep their own decimals.
 TEST(Plots, LargeValuesOnALinearAxisReadInThousands) {
   if (!testing::have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed";
   const fs::path dir = fresh_dir("plots_formats");
   fs::create_directories(dir);
+  // y over 50k-250k: a step of 50k (five marks), no decimal; x, accuracies, as gnuplot chooses.
   const Curve reach{"sgd", {0.8, 0.9}, {5e4, 2e5}, {5e4, 2e5}, {5e4, 2.5e5}};
-  const Curve accuracy{"sgd", {1e5, 2e5}, {0.5, 0.6}, {0.5, 0.6}, {0.5, 0.6}};
   draw_figure((dir / "reach").string(), "reach", {Panel{"reach", "x", "y", false, {reach}}});
   const std::string large_y = read_file(dir / "reach.gp");
-  EXPECT_NE(large_y.find("set format y \"%.1s%c\""), std::string::npos) << large_y;
-  EXPECT_NE(large_y.find("set format x \"% h\""), std::string::npos) << large_y;
+  EXPECT_NE(large_y.find("set ytics 50000\nset format y \"%.0s%c\""), std::string::npos) << large_y;
+  EXPECT_NE(large_y.find("set xtics autofreq\nset format x \"% h\""), std::string::npos) << large_y;
+  // x from 0 to 1.5M: marks every 500k, so 1.5M needs a decimal.
+  const Curve accuracy{"sgd", {1e5, 1.5e6}, {0.5, 0.6}, {0.5, 0.6}, {0.5, 0.6}};
   draw_figure((dir / "acc").string(), "acc", {Panel{"acc", "x", "y", false, {accuracy}}});
   const std::string large_x = read_file(dir / "acc.gp");
   EXPECT_NE(large_x.find("set format y \"% h\""), std::string::npos) << large_x;
-  EXPECT_NE(large_x.find("set format x \"%.1s%c\""), std::string::npos) << large_x;
+  EXPECT_NE(large_x.find("set xtics 500000\nset format x \"%.1s%c\""), std::string::npos)
+      << large_x;
   fs::remove_all(dir);
 }
 

@@ -52,6 +52,44 @@ bool has_band(const Curve& curve) {
   return false;
 }
 
+// The settings of a linear axis over [low, high] with `margin` (a share of it) at either end:
+// values below 10^4 as they are; larger ones (a simulated clock, bytes) as 200k, 1.5M, their full
+// digits having run into each other along x and widened the margin beside y. Then the marks are
+// placed here, at most six at a step of 1, 2 or 5 times a power of ten (gnuplot's own choice put
+// ten "100.0M"s side by side), each label with as few decimals as tell its mark apart (1.5M needs
+// one, 2M none).
+std::string linear_axis(char axis, double low, double high, double margin) {
+  const double widest = std::max(std::fabs(low), std::fabs(high));
+  if (!(widest >= 1e4) || !std::isfinite(widest)) {
+    return fmt::format("set {}tics autofreq\nset format {} \"% h\"\n", axis, axis);
+  }
+  const double span = std::max(high - low, widest / 10);
+  const double power = std::pow(10.0, std::floor(std::log10(span / 5)));
+  double step = 10 * power;
+  for (double m : {1.0, 2.0, 5.0}) {
+    if (m * power * 5 >= span) {
+      step = m * power;
+      break;
+    }
+  }
+  int decimals = 0;
+  // The marks gnuplot may draw: multiples of the step over the range, widened by the panel's
+  // margin (a share of the range: draw_figure's offsets) and then out to a mark, as autoscaling
+  // does.
+  margin *= high - low;
+  for (double k = std::floor((low - margin) / step); k <= std::ceil((high + margin) / step); ++k) {
+    const double mark = std::fabs(k * step);
+    if (mark == 0) continue;
+    const double mantissa = mark / std::pow(1000.0, std::floor(std::log10(mark) / 3));
+    while (decimals < 3) {
+      const double scaled = mantissa * std::pow(10.0, decimals);
+      if (std::fabs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, scaled)) break;
+      ++decimals;
+    }
+  }
+  return fmt::format("set {}tics {}\nset format {} \"%.{}s%c\"\n", axis, step, axis, decimals);
+}
+
 // Runs `gnuplot script` in the script's folder (the script names its files relative to it, so
 // the folder can move), its messages into script.log; throws with them on failure. gnuplot
 // writes NAME.tmp.png and NAME.tmp.svg (the script's `out`, set here), moved into place only
@@ -116,8 +154,8 @@ void draw_figure(const std::string& base, const std::string& title,
   int block = 0;
   for (const Panel& panel : panels) {
     std::vector<std::string> parts;
-    double widest_x = 0.0;
-    double widest_y = 0.0;
+    double lowest_x = 0.0, highest_x = 0.0;
+    double lowest_y = INFINITY, highest_y = -INFINITY;
     for (size_t place = 0; place < panel.curves.size(); ++place) {
       Curve named = panel.curves[place];
       // A line drawn exactly over an earlier one would hide it: the legend says so.
@@ -137,8 +175,10 @@ void draw_figure(const std::string& base, const std::string& title,
         if (panel.log_y && !(curve.low[i] > 0.0)) continue;
         points << fmt::format("{} {} {} {}\n", curve.x[i], curve.mean[i], curve.low[i],
                               curve.high[i]);
-        widest_x = std::max(widest_x, std::fabs(curve.x[i]));
-        widest_y = std::max(widest_y, std::fabs(curve.high[i]));
+        lowest_x = std::min(lowest_x, curve.x[i]);
+        highest_x = std::max(highest_x, curve.x[i]);
+        lowest_y = std::min(lowest_y, curve.low[i]);
+        highest_y = std::max(highest_y, curve.high[i]);
         ++count;
       }
       if (count == 0) continue;
@@ -167,20 +207,18 @@ void draw_figure(const std::string& base, const std::string& title,
     plots << "set title " << quoted(panel.title) << "\n";
     plots << "set xlabel " << quoted(panel.x_label) << "\n";
     plots << "set ylabel " << quoted(panel.y_label) << "\n";
-    // Large values as 200k, 1.2M on either axis: their full digits ran into each other along x
-    // and widened the margin beside y.
-    plots << (panel.log_y       ? "set logscale y\nset format y \"%g\"\n"
-              : widest_y >= 1e4 ? "unset logscale y\nset format y \"%.1s%c\"\n"
-                                : "unset logscale y\nset format y \"% h\"\n");
-    plots << (panel.log_x ? "set logscale x 2\nset xtics 2\n"
-                          : "unset logscale x\nset xtics autofreq\n");
-    plots << (widest_x >= 1e4 ? "set format x \"%.1s%c\"\n" : "set format x \"% h\"\n");
-    plots << "set key outside right top vertical\n";
     // Points on the frame are half hidden by it: a margin inside the autoscaled ranges, above and
     // below, and left and right on a worker-count axis (elsewhere x starts at 0, where a margin
     // would only add negative epochs).
-    plots << (panel.log_x ? "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06\n"
-                          : "set offsets 0, 0, graph 0.06, graph 0.06\n");
+    const double x_margin = panel.log_x ? 0.04 : 0.0;
+    constexpr double kYMargin = 0.06;
+    plots << (panel.log_y ? "set logscale y\nset ytics autofreq\nset format y \"%g\"\n"
+                          : "unset logscale y\n" + linear_axis('y', lowest_y, highest_y, kYMargin));
+    plots << (panel.log_x ? "set logscale x 2\nset xtics 2\nset format x \"% h\"\n"
+                          : "unset logscale x\n" + linear_axis('x', lowest_x, highest_x, x_margin));
+    plots << "set key outside right top vertical\n";
+    plots << fmt::format("set offsets graph {0}, graph {0}, graph {1}, graph {1}\n", x_margin,
+                         kYMargin);
     if (parts.empty()) {
       // Keeps the grid's places: an empty panel says that nothing was there to draw.
       plots << "unset logscale xy\nset label 1 \"no data\" at graph 0.5, graph 0.5 center\n"

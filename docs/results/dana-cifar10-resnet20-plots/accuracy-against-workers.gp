@@ -9,6 +9,7 @@ set title "final test accuracy against workers"
 set xlabel "workers"
 set ylabel "final test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 set logscale x 2
 set xtics 2
@@ -32,6 +33,7 @@ set title "final test accuracy against workers"
 set xlabel "workers"
 set ylabel "final test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 set logscale x 2
 set xtics 2

@@ -9,12 +9,13 @@ set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -22,12 +23,13 @@ set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 100000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -35,12 +37,13 @@ set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -48,12 +51,13 @@ set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 100000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -61,12 +65,13 @@ set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
 unset logscale y
-set format y "%.1s%c"
+set ytics 100000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -74,24 +79,26 @@ set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim (identical to dana-dc)"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 50000000000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -99,12 +106,13 @@ set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output
@@ -115,12 +123,13 @@ set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -128,12 +137,13 @@ set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 100000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -141,12 +151,13 @@ set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -154,12 +165,13 @@ set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 100000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -167,12 +179,13 @@ set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
 unset logscale y
-set format y "%.1s%c"
+set ytics 100000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -180,24 +193,26 @@ set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim (identical to dana-dc)"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 50000000000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
@@ -205,12 +220,13 @@ set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output

@@ -9,95 +9,103 @@ set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "test accuracy against time on the cluster"
 set xlabel "time on the cluster (minutes)"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "training loss against time on the cluster"
 set xlabel "time on the cluster (minutes)"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "time on the cluster (minutes)"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 50000000000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 unset multiplot
 set output
@@ -108,95 +116,103 @@ set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "test accuracy against time on the cluster"
 set xlabel "time on the cluster (minutes)"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "training loss against time on the cluster"
 set xlabel "time on the cluster (minutes)"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "time on the cluster (minutes)"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 50000000000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 unset multiplot
 set output

@@ -9,84 +9,91 @@ set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 10000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 10000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-set logscale y
-set format y "%g"
+unset logscale y
+set ytics 5000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 200000000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 unset multiplot
@@ -98,84 +105,91 @@ set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 10000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 10000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-set logscale y
-set format y "%g"
+unset logscale y
+set ytics 5000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 200000000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "kavg K=8 lr x16", \
      "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "kavg K=8 lr x4"
 unset multiplot
