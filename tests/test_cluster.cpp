@@ -613,6 +613,57 @@ TEST(ClusterCli, ASyncRunReTimedIsTheRunMadeOnTheCluster) {
   fs::remove(plain.parent_path() / "retime_report.csv");
 }
 
+// A synchronous simulator run's clock is a function of its config (sync_clock.h): a report derives
+// it, so a run whose metrics were recorded under another clock (every local step waiting for the
+// slowest learner, before learners ran free between averages: here its clock columns scaled)
+// reads as the run made now, in simulated time and, made on a cluster, in seconds; and so does
+// its re-timing on a cluster.
+TEST(ClusterCli, ARunRecordedUnderAnEarlierClockReadsAsMadeNow) {
+  const fs::path table = write_table("cluster_reclock", std::string(kTable) + kTinyHosts);
+  const std::string job =
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.5 "
+      "--set eval_every=0.25 --set algo=hier-avg --set workers=8 --set hier.group_size=4 "
+      "--set hier.local_period=2 --set hier.global_period=4 --set timing.shape=4";
+  const fs::path priced = fresh_dir("reclock_priced"), plain = fresh_dir("reclock_plain");
+  run_ok(job + " --set cluster=tiny-hosts --set cluster_file=" + table.string(), priced);
+  run_ok(job, plain);
+  auto rescale = [](const fs::path& metrics, const std::vector<std::string>& columns) {
+    std::vector<std::vector<std::string>> rows = read_csv(metrics);
+    std::ofstream out(metrics);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      for (size_t c = 0; c < rows[r].size(); ++c) {
+        const bool scaled =
+            r > 0 && std::find(columns.begin(), columns.end(), rows[0][c]) != columns.end();
+        out << (c ? "," : "")
+            << (scaled ? fmt::format("{:.17g}", 1.25 * std::stod(rows[r][c])) : rows[r][c]);
+      }
+      out << "\n";
+    }
+  };
+  rescale(plain / "metrics.csv", {"compute_time", "sim_time"});
+  rescale(priced / "metrics.csv", {"compute_time", "sim_time", "seconds"});
+  const auto summary_of = [](const fs::path& run) {
+    return nlohmann::json::parse(read_file(run / "summary.json"));
+  };
+  const fs::path out = plain.parent_path() / "reclock_report.md";
+  const fs::path csv = plain.parent_path() / "reclock_report.csv";
+  CliResult r = run_dsgd("report " + plain.string() + " --no-plots --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const double sim_time = summary_of(plain).at("sim_time").get<double>();
+  EXPECT_NEAR(std::stod(csv_cell(csv, "sim_time")), sim_time, 1e-12 * sim_time);
+  r = run_dsgd("report " + priced.string() + " --no-plots --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const double seconds = summary_of(priced).at("seconds").get<double>();
+  EXPECT_NEAR(std::stod(csv_cell(csv, "seconds")), seconds, 1e-12 * seconds);
+  r = run_dsgd("report " + plain.string() + " --no-plots --out " + out.string() +
+               " --cluster tiny-hosts --cluster-file " + table.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NEAR(std::stod(csv_cell(csv, "seconds")), seconds, 1e-12 * seconds);
+  for (const fs::path& p : {priced, plain, table.parent_path()}) fs::remove_all(p);
+  fs::remove(out);
+  fs::remove(csv);
+}
+
 // With a cluster, a report's time-to-target ratio is taken in seconds on it: an asynchronous run
 // made on the cluster and a synchronous one re-timed on it count their simulated time in
 // different units (the first at the cluster's link prices, the second at its own link keys).

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "algos/communicator.h"
 #include "algos/sync_round.h"
@@ -444,8 +445,37 @@ TEST(SyncRound, SsgdAveragesGradientsByHand) {
   }
 }
 
-// Simulated time = Σ_rounds max_i Gamma draw + Σ_reductions α + β·2(n−1)/n·M, recomputed here
-// from the timing model and the cost formula.
+// The learners' compute clock by hand: each learner adds its own Gamma draws, and after step s
+// the learners in each group of `group_after(s)` consecutive ones wait for its slowest.
+double free_running_compute(const dsgd::TimingModel& timing, int64_t learners, int64_t rounds,
+                            const std::function<int64_t(int64_t)>& group_after) {
+  std::vector<double> clock(static_cast<size_t>(learners), 0.0);
+  for (int64_t round = 0; round < rounds; ++round) {
+    for (int64_t i = 0; i < learners; ++i) clock[i] += timing.duration(i, round);
+    const int64_t group = group_after(round + 1);
+    for (int64_t start = 0; start < learners; start += group) {
+      double slowest = 0.0;
+      for (int64_t i = start; i < start + group; ++i) slowest = std::max(slowest, clock[i]);
+      for (int64_t i = start; i < start + group; ++i) clock[i] = slowest;
+    }
+  }
+  return *std::max_element(clock.begin(), clock.end());
+}
+
+// Every round in step with the slowest learner: Σ_rounds max_i Gamma draw.
+double lockstep_compute(const dsgd::TimingModel& timing, int64_t learners, int64_t rounds) {
+  double compute = 0.0;
+  for (int64_t round = 0; round < rounds; ++round) {
+    double slowest = 0.0;
+    for (int64_t i = 0; i < learners; ++i) slowest = std::max(slowest, timing.duration(i, round));
+    compute += slowest;
+  }
+  return compute;
+}
+
+// Simulated time = the learners' compute clock (groups of 2 wait for each other after odd steps,
+// all 4 after even ones) + Σ_reductions α + β·2(n−1)/n·M, recomputed here from the timing model
+// and the cost formula.
 TEST(SyncSim, SimulatedTimeFollowsTheCostModel) {
   dsgd::RunConfig config = dsgd::parse_config(
       "", {"algo=hier-avg", "workers=4", "hier.group_size=2", "hier.local_period=1",
@@ -456,13 +486,8 @@ TEST(SyncSim, SimulatedTimeFollowsTheCostModel) {
   dsgd::make_sync_simulator(session)->run();
   ASSERT_EQ(session.total_updates(), 16);  // 4096 samples / (4 learners x 16) / 4
   const double bytes = 4.0 * static_cast<double>(session.model().num_params());  // mlp: no BN
-  double compute = 0.0;
-  dsgd::TimingModel timing(config, 4);
-  for (int64_t round = 0; round < 16; ++round) {
-    double slowest = 0.0;
-    for (int64_t i = 0; i < 4; ++i) slowest = std::max(slowest, timing.duration(i, round));
-    compute += slowest;
-  }
+  const double compute = free_running_compute(dsgd::TimingModel(config, 4), 4, 16,
+                                              [](int64_t step) { return step % 2 == 0 ? 4 : 2; });
   const double group = 3 + 0.002 * (2.0 * 1 / 2 * bytes);
   const double global = 40 + 0.01 * (2.0 * 3 / 4 * bytes);
   ASSERT_TRUE(session.report().traffic.has_value());
@@ -506,6 +531,36 @@ TEST(SyncSim, LearnersSharingCoresSpreadTheirWork) {
   }
 }
 
+// Between averages learners run free: K-AVG's learners wait only for the slowest at each
+// average, so with equal speeds its compute clock is below SSGD's, which waits every step, and
+// above the mean draw's; SSGD's is exactly Σ_rounds max_i draw. A resumed run replays its clock.
+TEST(SyncSim, LearnersWaitOnlyAtTheirAverages) {
+  const std::vector<std::string> common = {"workers=8",           "dataset=synthetic", "model=mlp",
+                                           "batch_size=16",       "epochs=0.5",        "threads=1",
+                                           "comm.global_alpha=0", "comm.global_beta=0"};
+  auto compute_of = [&](std::vector<std::string> keys) {
+    keys.insert(keys.end(), common.begin(), common.end());
+    dsgd::Session session(dsgd::parse_config("", keys));
+    dsgd::make_sync_simulator(session)->run();
+    return session.report().traffic->at("compute_time");
+  };
+  const dsgd::RunConfig config = dsgd::parse_config("", common);
+  const dsgd::TimingModel timing(config, 8);
+  const int64_t rounds = 16;  // 4096 samples / (8 learners x 16) / 2
+  const double kavg = compute_of({"algo=kavg", "kavg.period=4"});
+  const double ssgd = compute_of({"algo=ssgd"});
+  const double by_hand = free_running_compute(
+      timing, 8, rounds, [](int64_t step) -> int64_t { return step % 4 == 0 ? 8 : 1; });
+  EXPECT_NEAR(kavg, by_hand, 1e-9 * by_hand);
+  EXPECT_DOUBLE_EQ(ssgd, lockstep_compute(timing, 8, rounds));
+  double mean = 0.0;
+  for (int64_t round = 0; round < rounds; ++round) {
+    for (int64_t i = 0; i < 8; ++i) mean += timing.duration(i, round) / 8;
+  }
+  EXPECT_LT(kavg, 0.99 * ssgd);
+  EXPECT_GT(kavg, mean);
+}
+
 // Three levels with their own (α, β) on 8 learners: 16 rounds, level 1 after the 8 odd steps,
 // level 2 after steps 2, 6, 10, 14, level 3 after every fourth; each level's reductions, bytes
 // and simulated time recomputed by hand, and the run's clock is compute + their sum. Without
@@ -524,13 +579,10 @@ TEST(SyncSim, ThreeLevelCostModelByHand) {
     dsgd::make_sync_simulator(session)->run();
     ASSERT_EQ(session.total_updates(), 16);  // 4096 samples / (8 learners x 16) / 2
     const double bytes = 4.0 * static_cast<double>(session.model().num_params());  // no BN
-    double compute = 0.0;
-    dsgd::TimingModel timing(config, 8);
-    for (int64_t round = 0; round < 16; ++round) {
-      double slowest = 0.0;
-      for (int64_t i = 0; i < 8; ++i) slowest = std::max(slowest, timing.duration(i, round));
-      compute += slowest;
-    }
+    const double compute =
+        free_running_compute(dsgd::TimingModel(config, 8), 8, 16, [](int64_t step) -> int64_t {
+          return step % 4 == 0 ? 8 : step % 2 == 0 ? 4 : 2;
+        });
     // Ring volume per learner: 2(n−1)/n·M for groups of n.
     const double volume[3] = {2.0 * 1 / 2 * bytes, 2.0 * 3 / 4 * bytes, 2.0 * 7 / 8 * bytes};
     const double alpha[3] = {own_costs ? 3.0 : 1.0, own_costs ? 20.0 : 1.0, own_costs ? 40 : 50.0};

@@ -21,6 +21,7 @@
 #include "experiment/report_table.h"
 #include "experiment/retime.h"
 #include "experiment/run_results.h"
+#include "experiment/sync_reclock.h"
 
 namespace dsgd {
 namespace {
@@ -45,7 +46,8 @@ std::string write_report(const ReportOptions& options) {
                         "run the same command again to write the whole report");
   };
   Experiment experiment = load_experiment(options.dirs);
-  const Experiment as_recorded = options.clusters.size() > 1 ? experiment : Experiment{};
+  reclock_synchronous_runs(experiment);
+  const Experiment before_retiming = options.clusters.size() > 1 ? experiment : Experiment{};
   if (!options.clusters.empty()) {
     retime_on_cluster(experiment, options.clusters.front(), options.cluster_file, options.device);
   }
@@ -75,7 +77,7 @@ std::string write_report(const ReportOptions& options) {
   md += drops_section(experiment, layout);
   md += loss_section(experiment);
   md += targets_section(experiment, layout);
-  md += clusters_section(as_recorded, targets, layout, options);
+  md += clusters_section(before_retiming, targets, layout, options);
   md += published_section(experiment);
   md += runs_section(experiment);
   std::vector<Figure> figures;

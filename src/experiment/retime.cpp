@@ -8,6 +8,7 @@
 #include "algos/catalog.h"
 #include "core/errors.h"
 #include "engine/sync_learners.h"
+#include "experiment/sync_reclock.h"
 #include "run/run_plan.h"
 #include "train/cluster.h"
 #include "train/config.h"
@@ -29,12 +30,18 @@ const std::vector<double>& column_of(const RunResult& run, const std::string& na
 void retime_run(RunResult& run, const ClusterTable& table, const std::string& cluster,
                 const std::string& device) {
   const RunConfig config = load_config((fs::path(run.dir) / "config.toml").string(), {});
-  if (config.cluster == cluster && config.cluster_device == device &&
-      run.metrics.count("seconds") != 0) {
-    return;  // made on this cluster: its own clock is already the answer
-  }
   const RunPlan run_plan = plan_run(config);
   const AlgorithmInfo& algo = *run_plan.algorithm;
+  const ClusterProfile& profile = table.cluster(cluster);
+  // Made on this cluster: its own clock is the answer where it cannot be derived (an asynchronous
+  // run's, or one whose ranks shared cores and timed their step so); a synchronous simulator
+  // run's is derived again below, to the same seconds for a run of this clock.
+  if (config.cluster == cluster && config.cluster_device == device &&
+      run.metrics.count("seconds") != 0 &&
+      (algo.family != AlgorithmFamily::kSync || profile.ranks_share_cores ||
+       run.summary.value("engine", "") != "sim")) {
+    return;
+  }
   if (algo.family == AlgorithmFamily::kAsync) {
     throw ConfigError(
         fmt::format("run '{}' is asynchronous ({}): the order its workers' messages arrive in "
@@ -44,7 +51,6 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
                     "{}/config.toml --set cluster={}{} --out NEW_FOLDER",
                     run.dir, cluster, device.empty() ? "" : " --set cluster_device=" + device));
   }
-  const ClusterProfile& profile = table.cluster(cluster);
   if (profile.ranks_share_cores && (device.empty() ? profile.device : device) == "measured") {
     throw ConfigError(fmt::format("cluster '{}' shares a host's cores among its ranks: its step is "
                                   "timed at each rank's share of them when a run starts, which "
@@ -72,9 +78,13 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
     // One worker, no links: its clock is its compute.
     for (double t : column_of(run, "sim_time")) seconds.push_back(t * unit);
   } else {
-    // What sync_sim adds up, round by round: the slowest learner's compute, and per reduction
-    // alpha + beta x its ring volume; bytes count every learner's volume.
-    const auto& compute = column_of(run, "compute_time");
+    // What sync_sim adds up: the learners' compute clock (sync_clock.h, at the cluster's core
+    // sharing), and per reduction alpha + beta x its ring volume; bytes count every learner's
+    // volume.
+    const std::vector<double> compute =
+        run.summary.value("engine", "") == "sim" && run.metrics.count("updates") != 0
+            ? replayed_compute_time(run, config, costs.core_sharing)
+            : column_of(run, "compute_time");
     const auto& global_reductions = column_of(run, "global_reductions");
     const auto& global_bytes = column_of(run, "global_bytes");
     const double learners = static_cast<double>(config.workers);

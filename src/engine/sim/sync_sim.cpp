@@ -3,9 +3,10 @@
 // minibatch on the one shared model replica, then the algorithm's plan (sync_round.h) steps and
 // averages them through an in-memory communicator.
 //
-// Simulated time: a round lasts as long as its slowest learner (Gamma minibatch times, as in the
-// asynchronous simulator) plus, when it ends with a reduction among n learners of M bytes each,
-// alpha + beta * 2(n-1)/n * M with the (alpha, beta) of the in-group or the global link.
+// Simulated time: the learners' compute clock (sync_clock.h: each learner runs through its own
+// Gamma minibatch times and waits only at a reduction, for its group's slowest) plus, for each
+// reduction among n learners of M bytes each, alpha + beta * 2(n-1)/n * M with the (alpha, beta)
+// of the in-group or the global link.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -13,7 +14,7 @@
 #include "engine/sim/gradient_pool.h"
 #include "engine/sim/simulator.h"
 #include "engine/sim/simulators.h"
-#include "engine/sim/timing.h"
+#include "engine/sim/sync_clock.h"
 #include "engine/sync_learners.h"
 
 namespace dsgd {
@@ -27,7 +28,7 @@ struct SyncSimulator::State {
   std::vector<Learner> learners;
   std::vector<WorkerStream> streams;
   std::unique_ptr<InProcessCommunicator> communicator;
-  std::unique_ptr<TimingModel> timing;
+  std::unique_ptr<SyncClock> clock;
   std::unique_ptr<SyncTraffic> traffic;
   std::unique_ptr<GradientPool> pool;  // with sim.replicas > 1; last: destroyed first
 };
@@ -40,7 +41,7 @@ SyncSimulator::Simulator(Training& training)
   s.plan = sync_plan(*training_.algorithm().sync, c, training_.context().updates_per_epoch());
   s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_sizes());
   s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
-  s.timing = std::make_unique<TimingModel>(c, c.workers);
+  s.clock = std::make_unique<SyncClock>(c, s.plan);
   FlatModel& model = training_.model();
   const LocalOptimizerOptions optimizer = local_optimizer_options(c);
   s.learners.reserve(static_cast<size_t>(c.workers));
@@ -82,8 +83,9 @@ void SyncSimulator::run() {
   torch::NoGradGuard no_grad;
   torch::Tensor loss_sum = torch::zeros({}, model.params().options());
 
+  // A resumed run's clock is replayed to where it stopped: it is a function of the rounds alone.
+  s.clock->advance_to(training_.updates_done());
   for (int64_t round = training_.updates_done(); round < training_.total_updates(); ++round) {
-    double slowest = 0.0, total = 0.0;
     loss_sum.zero_();
     // The learners' gradients are independent: with replicas they run in parallel, and their
     // losses are still summed in learner order.
@@ -101,17 +103,8 @@ void SyncSimulator::run() {
       loss_sum.add_(s.pool ? s.pool->wait(i)
                            : learner_gradient(training_.context().replica(), device, s.learners[l],
                                               s.streams[l].batch(round)));
-      const double duration = s.timing->duration(i, round);
-      slowest = std::max(slowest, duration);
-      total += duration;
     }
-    // Learners sharing cores s times over take turns: the scheduler spreads their work, so the
-    // round lasts the mean draw (each stretched by s in the unit), unless one learner's own draw,
-    // run alone at the end, is longer.
-    const double compute =
-        c.timing_core_sharing > 1
-            ? std::max(total / static_cast<double>(learners), slowest / c.timing_core_sharing)
-            : slowest;
+    s.clock->advance(round);
     const bool evaluating = training_.evaluation_due(round + 1);
     std::map<std::string, double> spreads;  // at their largest: before this round's averaging
     RoundTraffic round_traffic = finish_round(s.plan, round + 1, training_.lr_at(round),
@@ -121,7 +114,7 @@ void SyncSimulator::run() {
                                                       spread_columns(s.learners, *s.communicator);
                                               });
     SyncTraffic& t = *s.traffic;
-    t.compute_time += compute;
+    t.compute_time = s.clock->compute_time();
     if (round_traffic.level) {
       const LinkCost cost = link_cost(s.plan, *round_traffic.level, c);
       const double seconds = cost.alpha + cost.beta * SyncTraffic::volume(round_traffic);
