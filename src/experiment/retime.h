@@ -1,7 +1,8 @@
 // Re-timing finished runs on a named cluster (dsgd report --cluster). A synchronous run's
-// trajectory does not depend on its clock, so its seconds on any cluster follow exactly from
-// what it recorded at each evaluation: the compute time of its slowest learners (simulated units)
-// and, per level, its reductions and the bytes they moved. Priced as train/cluster.h prices a run
+// trajectory does not depend on its clock, so its seconds on any cluster follow exactly from its
+// config and what it recorded at each evaluation: the learners' compute clock (simulated units,
+// replayed from the config at the cluster's core sharing: sync_reclock.h) and, per level, its
+// reductions and the bytes they moved. Priced as train/cluster.h prices a run
 // made with the cluster set, the two agree. An asynchronous run's order of arrivals depends on its
 // clock: it is refused, with the command that reruns it on the cluster.
 #pragma once

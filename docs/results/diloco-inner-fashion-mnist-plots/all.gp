@@ -9,12 +9,13 @@ set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -31,12 +32,13 @@ set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 20000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -53,12 +55,13 @@ set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -75,12 +78,13 @@ set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 20000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -96,13 +100,14 @@ plot "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-set logscale y
-set format y "%g"
+unset logscale y
+set ytics 10000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 24 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 25 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -119,24 +124,26 @@ set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
      "all.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "async-local-dn H=4 adamw lr=1e-3"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 100000000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 32 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -153,12 +160,13 @@ set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 37 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 37 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 38 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -178,12 +186,13 @@ set title "test accuracy"
 set xlabel "epoch"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -200,12 +209,13 @@ set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 20000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -222,12 +232,13 @@ set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -244,12 +255,13 @@ set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 20000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -265,13 +277,14 @@ plot "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-set logscale y
-set format y "%g"
+unset logscale y
+set ytics 10000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 24 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 25 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -288,24 +301,26 @@ set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 30 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
      "all.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "async-local-dn H=4 adamw lr=1e-3"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
 unset logscale y
+set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics autofreq
-set format x "%.1s%c"
+set xtics 100000000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 32 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
@@ -322,12 +337,13 @@ set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
 set logscale y
+set ytics autofreq
 set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
-set offsets 0, 0, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 plot "all.dat" index 37 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "all.dat" index 37 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "DiLoCo K=4 sgd lr=0.1", \
      "all.dat" index 38 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
