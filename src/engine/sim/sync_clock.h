@@ -36,7 +36,6 @@ class SyncClock {
   void advance(int64_t round);
   // Advances from where the clock is through round `rounds` - 1.
   void advance_to(int64_t rounds);
-  int64_t rounds() const { return rounds_; }
   // The latest learner's clock.
   double compute_time() const;
 
