@@ -24,6 +24,7 @@
 #include "experiment/report.h"
 #include "experiment/run_results.h"
 #include "experiment/sweep_runner.h"
+#include "experiment/sync_reclock.h"
 #include "models/model.h"
 #include "process_state.h"
 #include "run/mpi_launch.h"
@@ -186,10 +187,14 @@ py::dict read_run_folder(const std::string& folder) {
   return run_dict(run);
 }
 
-// Every started run below `dirs`, found and labelled as `dsgd report` finds them.
+// Every started run below `dirs`, found and labelled as `dsgd report` finds them, with the clock
+// the report derives for synchronous simulator runs (sync_reclock.h).
 py::list load_runs(const std::vector<std::string>& dirs) {
   Experiment experiment;
-  without_gil([&] { experiment = load_experiment(dirs); });
+  without_gil([&] {
+    experiment = load_experiment(dirs);
+    reclock_synchronous_runs(experiment);
+  });
   py::list runs;
   for (const Configuration& configuration : experiment.configurations) {
     for (const RunResult& run : configuration.runs) {

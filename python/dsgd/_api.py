@@ -196,7 +196,9 @@ def load_runs(*dirs: PathLike) -> pandas.DataFrame:
     """Every run below `dirs`, found as `dsgd report` finds them, as one DataFrame: each run's
     metrics.csv rows with its folder (`run`, relative to its root), its status and main settings
     (algo, workers, model, dataset) as columns, and its labels: a sweep's dimensions, or for
-    loose runs their folder (`run`) and a seed folder's seed."""
+    loose runs their folder (`run`) and a seed folder's seed. A synchronous simulator run's
+    clock columns (compute_time, sim_time, seconds) are derived from its config, as the report
+    derives them."""
     import pandas as pd
 
     roots = [os.fspath(d) for d in dirs]
