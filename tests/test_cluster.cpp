@@ -523,16 +523,20 @@ std::string csv_cell(const fs::path& csv, const std::string& column) {
   return at < header.size() && rows.size() > 1 ? rows[1][at] : "";
 }
 
+// A short Hier-AVG run of 8 learners in groups of 4 whose Gamma draws spread (shape 4), so that
+// its clocks differ between clusters and between clock models.
+const char* const kHierRun =
+    "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.5 "
+    "--set eval_every=0.25 --set algo=hier-avg --set workers=8 --set hier.group_size=4 "
+    "--set hier.local_period=2 --set hier.global_period=4 --set timing.shape=4";
+
 // A synchronous run's trajectory does not depend on its clock: made without a cluster and
 // re-timed on one by the report, it takes the seconds the same run made with that cluster set
 // took, to rounding; so with a device named in place of the cluster's. An asynchronous run is
 // refused, with the command that reruns it, unless it was made on that cluster.
 TEST(ClusterCli, ASyncRunReTimedIsTheRunMadeOnTheCluster) {
   const fs::path table = write_table("cluster_retime", std::string(kTable) + kTinyHosts);
-  const std::string job =
-      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.5 "
-      "--set eval_every=0.25 --set algo=hier-avg --set workers=8 --set hier.group_size=4 "
-      "--set hier.local_period=2 --set hier.global_period=4 --set timing.shape=4";
+  const std::string job = kHierRun;
   const std::string file = " --set cluster_file=" + table.string();
   const fs::path priced = fresh_dir("retime_priced"), plain = fresh_dir("retime_plain");
   run_ok(job + " --set cluster=tiny-hosts" + file, priced);
@@ -620,10 +624,7 @@ TEST(ClusterCli, ASyncRunReTimedIsTheRunMadeOnTheCluster) {
 // its re-timing on a cluster.
 TEST(ClusterCli, ARunRecordedUnderAnEarlierClockReadsAsMadeNow) {
   const fs::path table = write_table("cluster_reclock", std::string(kTable) + kTinyHosts);
-  const std::string job =
-      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.5 "
-      "--set eval_every=0.25 --set algo=hier-avg --set workers=8 --set hier.group_size=4 "
-      "--set hier.local_period=2 --set hier.global_period=4 --set timing.shape=4";
+  const std::string job = kHierRun;
   const fs::path priced = fresh_dir("reclock_priced"), plain = fresh_dir("reclock_plain");
   run_ok(job + " --set cluster=tiny-hosts --set cluster_file=" + table.string(), priced);
   run_ok(job, plain);
