@@ -533,7 +533,8 @@ TEST(SyncSim, LearnersSharingCoresSpreadTheirWork) {
 
 // Between averages learners run free: K-AVG's learners wait only for the slowest at each
 // average, so with equal speeds its compute clock is below SSGD's, which waits every step, and
-// above the mean draw's; SSGD's is exactly Σ_rounds max_i draw. A resumed run replays its clock.
+// above the mean draw's; SSGD's is exactly Σ_rounds max_i draw. (A resumed run replays its clock:
+// ResumedRunContinuesExactly's local steps compare every clock column.)
 TEST(SyncSim, LearnersWaitOnlyAtTheirAverages) {
   const std::vector<std::string> common = {"workers=8",           "dataset=synthetic", "model=mlp",
                                            "batch_size=16",       "epochs=0.5",        "threads=1",
