@@ -388,6 +388,11 @@ TEST(Plots, LargeValuesOnALinearAxisReadInThousands) {
   const std::string large_y = read_file(dir / "reach.gp");
   EXPECT_NE(large_y.find("set ytics 50000\nset format y \"%.0s%c\""), std::string::npos) << large_y;
   EXPECT_NE(large_y.find("set xtics autofreq\nset format x \"% h\""), std::string::npos) << large_y;
+  EXPECT_NE(large_y.find("set yrange [*:*]"), std::string::npos) << large_y;
+  // Times from near zero: the axis starts at zero, not at the margin's negative time.
+  const Curve early{"sgd", {0.8, 0.9}, {100, 2e5}, {100, 2e5}, {100, 2e5}};
+  draw_figure((dir / "early").string(), "early", {Panel{"early", "x", "y", false, {early}}});
+  EXPECT_NE(read_file(dir / "early.gp").find("set yrange [0:*]"), std::string::npos);
   // x from 0 to 1.5M: marks every 500k, so 1.5M needs a decimal.
   const Curve accuracy{"sgd", {1e5, 1.5e6}, {0.5, 0.6}, {0.5, 0.6}, {0.5, 0.6}};
   draw_figure((dir / "acc").string(), "acc", {Panel{"acc", "x", "y", false, {accuracy}}});
@@ -462,6 +467,14 @@ TEST(Plots, TimeAxesAreSecondsOnAClusterInAReadableUnit) {
   EXPECT_EQ(mixed[1].x_label, "simulated time");
   EXPECT_EQ(mixed[1].curves[0].x, (std::vector<double>{100.0, 200.0}));
   EXPECT_DOUBLE_EQ(mixed[4].curves[0].mean.back(), 200.0);
+  EXPECT_FALSE(mixed[4].log_y);  // 200 against 200: one scale
+
+  // A line whose times are more than ten times another's (a single worker beside sixteen): the
+  // time to each accuracy on a logarithmic axis, lest the slowest flatten the others.
+  RunResult slow = unpriced;
+  slow.metrics["sim_time"] = {1100.0, 2100.0};
+  const Configuration single{{{"algo", "sgd"}}, {slow}, 0};
+  EXPECT_TRUE(curve_panels({&other, &single}, name)[4].log_y);
 }
 
 TEST(SweepCli, AnInterruptedSweepFinishesOnlyWhatWasLeft) {

@@ -219,6 +219,10 @@ void draw_figure(const std::string& base, const std::string& title,
     plots << "set key outside right top vertical\n";
     plots << fmt::format("set offsets graph {0}, graph {0}, graph {1}, graph {1}\n", x_margin,
                          kYMargin);
+    // Values of zero or more near zero (times): the margin below would draw negative ones.
+    const bool from_zero =
+        !panel.log_y && lowest_y >= 0 && lowest_y <= kYMargin * (highest_y - lowest_y);
+    plots << (from_zero ? "set yrange [0:*]\n" : "set yrange [*:*]\n");
     if (parts.empty()) {
       // Keeps the grid's places: an empty panel says that nothing was there to draw.
       plots << "unset logscale xy\nset label 1 \"no data\" at graph 0.5, graph 0.5 center\n"

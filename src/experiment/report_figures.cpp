@@ -109,8 +109,10 @@ Curve scaled(Curve curve, double x_scale, double y_scale) {
 // accuracy), the curve shows whether a target a little higher or lower would have decided it
 // otherwise. The grid and a linear time axis keep that end readable: accuracies below it are
 // reached within the first epochs, and a logarithmic axis would flatten the late crossings where
-// comparisons are read. On the part's clock (clock_of). A target is drawn only where every seed
-// got there: the mean of their times, the band their range.
+// comparisons are read; unless the lines' times differ more than tenfold (a single worker beside
+// sixteen), where a linear axis would flatten all but the slowest. On the part's clock
+// (clock_of). A target is drawn only where every seed got there: the mean of their times, the
+// band their range.
 Panel time_to_accuracy(const std::vector<const Configuration*>& part, const SeriesName& name,
                        const Clock& clock) {
   double best = 0.0;
@@ -150,6 +152,14 @@ Panel time_to_accuracy(const std::vector<const Configuration*>& part, const Seri
     }
     panel.curves.push_back(scaled(std::move(curve), 1.0, clock.scale));
   }
+  double shortest = INFINITY, longest = 0.0;  // of the lines' longest times
+  for (const Curve& curve : panel.curves) {
+    if (curve.mean.empty()) continue;
+    const double own = *std::max_element(curve.mean.begin(), curve.mean.end());
+    shortest = std::min(shortest, own);
+    longest = std::max(longest, own);
+  }
+  panel.log_y = shortest > 0 && longest > 10 * shortest;
   return panel;
 }
 

@@ -16,6 +16,7 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
@@ -29,6 +30,7 @@ set xtics 2000000
 set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
@@ -42,6 +44,7 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
@@ -55,19 +58,21 @@ set xtics 2000000
 set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-unset logscale y
-set ytics 1000000
-set format y "%.0s%c"
+set logscale y
+set ytics autofreq
+set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against bytes moved"
@@ -81,6 +86,7 @@ set xtics 50000000000
 set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
@@ -93,6 +99,7 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output
@@ -110,6 +117,7 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
@@ -123,6 +131,7 @@ set xtics 2000000
 set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
@@ -136,6 +145,7 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
@@ -149,19 +159,21 @@ set xtics 2000000
 set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-unset logscale y
-set ytics 1000000
-set format y "%.0s%c"
+set logscale y
+set ytics autofreq
+set format y "%g"
 unset logscale x
 set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "workers=1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against bytes moved"
@@ -175,6 +187,7 @@ set xtics 50000000000
 set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
@@ -187,6 +200,7 @@ set xtics autofreq
 set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set yrange [*:*]
 plot "workers=1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output
