@@ -69,7 +69,15 @@ void reclock_synchronous_runs(Experiment& experiment) {
       const auto* comm = column(run, "comm_time");
       const auto* sim_time = column(run, "sim_time");
       if (comm == nullptr || sim_time == nullptr || column(run, "updates") == nullptr) continue;
-      const std::vector<double> compute = replayed_compute_time(run, config, core_sharing);
+      // One replay: the rows' rounds, then the run's last round (its total), in order.
+      std::vector<double> rounds = *column(run, "updates");
+      const bool total = run.traffic.count("compute_time") != 0 && run.summary.contains("updates");
+      if (total) rounds.push_back(run.summary["updates"].get<double>());
+      std::vector<double> compute = compute_times(run, config, core_sharing, rounds);
+      if (total) {
+        run.traffic["compute_time"] = compute.back();
+        compute.pop_back();
+      }
       std::vector<double> clock(compute.size());
       for (size_t i = 0; i < compute.size(); ++i) clock[i] = compute[i] + (*comm)[i];
       // Made on a cluster: its seconds are its simulated time at the cluster's price per unit.
@@ -80,11 +88,6 @@ void reclock_synchronous_runs(Experiment& experiment) {
       }
       run.metrics["compute_time"] = compute;
       run.metrics["sim_time"] = clock;
-      if (run.traffic.count("compute_time") != 0 && run.summary.contains("updates")) {
-        run.traffic["compute_time"] =
-            compute_times(run, config, core_sharing, {run.summary["updates"].get<double>()})
-                .front();
-      }
     }
   }
 }
