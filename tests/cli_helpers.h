@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -111,6 +112,15 @@ inline double last_metric(const fs::path& metrics, const std::string& column) {
     if (rows[0][i] == column) return std::stod(rows.back()[i]);
   }
   return std::nan("");
+}
+
+// A CSV's cell of `column` in its first data row (a report's CSV: its first configuration).
+inline std::string csv_cell(const fs::path& csv, const std::string& column) {
+  const auto rows = read_csv(csv);
+  const auto& header = rows.front();
+  const size_t at = std::find(header.begin(), header.end(), column) - header.begin();
+  EXPECT_LT(at, header.size()) << column;
+  return at < header.size() && rows.size() > 1 ? rows[1][at] : "";
 }
 
 // A one-epoch run (`base` + `algo_args`) stopped half-way and resumed from its checkpoint ends with

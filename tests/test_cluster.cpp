@@ -514,15 +514,6 @@ TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
   fs::remove_all(dir);
 }
 
-// The report's CSV cell of `column` in its first data row.
-std::string csv_cell(const fs::path& csv, const std::string& column) {
-  const auto rows = read_csv(csv);
-  const auto& header = rows.front();
-  const size_t at = std::find(header.begin(), header.end(), column) - header.begin();
-  EXPECT_LT(at, header.size()) << column;
-  return at < header.size() && rows.size() > 1 ? rows[1][at] : "";
-}
-
 // A short Hier-AVG run of 8 learners in groups of 4 whose Gamma draws spread (shape 4), so that
 // its clocks differ between clusters and between clock models.
 const char* const kHierRun =

@@ -80,11 +80,22 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
   } else {
     // What sync_sim adds up: the learners' compute clock (sync_clock.h, at the cluster's core
     // sharing), and per reduction alpha + beta x its ring volume; bytes count every learner's
-    // volume.
-    const std::vector<double> compute =
-        run.summary.value("engine", "") == "sim" && run.metrics.count("updates") != 0
-            ? replayed_compute_time(run, config, costs.core_sharing)
-            : column_of(run, "compute_time");
+    // volume. The clock is replayed from the config, for an MPI run too: its compute_time column
+    // holds the seconds its ranks measured on their machine, not the worker model's units, and
+    // its rounds are the simulator's (the trajectory does not depend on the clock).
+    const bool simulated = run.summary.value("engine", "") == "sim";
+    if (!simulated && run.metrics.count("updates") == 0) {
+      throw ConfigError(fmt::format("run '{}' ran on MPI and has no updates column: its clock "
+                                    "cannot be replayed, and the seconds it measured are not a "
+                                    "cluster's",
+                                    run.dir),
+                        fmt::format("run the same config on the simulator with the cluster set "
+                                    "(--set cluster={}), or leave out --cluster",
+                                    cluster));
+    }
+    const std::vector<double> compute = run.metrics.count("updates") != 0
+                                            ? replayed_compute_time(run, config, costs.core_sharing)
+                                            : column_of(run, "compute_time");
     const auto& global_reductions = column_of(run, "global_reductions");
     const auto& global_bytes = column_of(run, "global_bytes");
     const double learners = static_cast<double>(config.workers);

@@ -3,7 +3,9 @@
 // config and what it recorded at each evaluation: the learners' compute clock (simulated units,
 // replayed from the config at the cluster's core sharing: sync_reclock.h) and, per level, its
 // reductions and the bytes they moved. Priced as train/cluster.h prices a run
-// made with the cluster set, the two agree. An asynchronous run's order of arrivals depends on its
+// made with the cluster set, the two agree; an MPI run re-timed reads as its config made on the
+// simulator with the cluster set (the seconds its ranks measured are this machine's, not the
+// cluster's). An asynchronous run's order of arrivals depends on its
 // clock: it is refused, with the command that reruns it on the cluster.
 #pragma once
 
