@@ -608,6 +608,69 @@ TEST(ClusterCli, ASyncRunReTimedIsTheRunMadeOnTheCluster) {
   fs::remove(plain.parent_path() / "retime_report.csv");
 }
 
+// A run whose compute format "auto" chose on its machine is priced on a named device in the
+// device's fastest listed format that keeps the part the run's config named (as auto would choose
+// there), made on the cluster or re-timed: runs that chose differently on different machines so
+// compare. An explicit format keeps its own step. Runs recorded before the parts were (no
+// compute.auto) had both left to auto.
+TEST(ClusterCli, AFormatAutoChosePricesTheDevicesFastest) {
+  const fs::path table = write_table("cluster_auto_format", std::string(kTable) + R"(
+[devices.formats]
+source = "test"
+[devices.formats.step]
+"mlp 16 contiguous fp32" = 0.004
+"mlp 16 contiguous bf16" = 0.001
+"mlp 16 channels-last bf16" = 0.0005
+[clusters.format-hosts]
+workers_per_host = 4
+intra = "fast"
+inter = "slow"
+device = "formats"
+source = "test"
+)");
+  const std::string on_cluster = " --set cluster=format-hosts --set cluster_file=" + table.string();
+  const auto seconds_of = [](const fs::path& run) {
+    return nlohmann::json::parse(read_file(run / "summary.json")).at("seconds").get<double>();
+  };
+  // The clock's units and the links' seconds do not depend on the format: the runs' seconds
+  // differ only by their step.
+  const fs::path made_auto = fresh_dir("auto_format_made"), made_bf16 = fresh_dir("bf16_made"),
+                 made_fp32 = fresh_dir("fp32_made"), plain = fresh_dir("auto_format_plain");
+  const std::string job = kHierRun;
+  run_ok(job + " --set precision=auto" + on_cluster, made_auto);
+  run_ok(job + " --set precision=bf16" + on_cluster, made_bf16);
+  run_ok(job + on_cluster, made_fp32);
+  const double auto_seconds = seconds_of(made_auto);
+  EXPECT_NEAR(auto_seconds, seconds_of(made_bf16), 1e-12 * auto_seconds);
+  EXPECT_LT(auto_seconds, seconds_of(made_fp32));
+
+  run_ok(job + " --set precision=auto", plain);
+  const fs::path out = plain.parent_path() / "auto_format_report.md";
+  const fs::path csv = plain.parent_path() / "auto_format_report.csv";
+  const std::string report = "report " + plain.string() + " --no-plots --out " + out.string() +
+                             " --cluster format-hosts --cluster-file " + table.string();
+  CliResult r = run_dsgd(report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NEAR(std::stod(csv_cell(csv, "seconds")), auto_seconds, 1e-12 * auto_seconds);
+
+  // Without compute.auto, "chosen_by": "auto" reads as both parts: channels-last bf16's step.
+  nlohmann::json summary = nlohmann::json::parse(read_file(plain / "summary.json"));
+  ASSERT_EQ(summary["compute"]["auto"], nlohmann::json::array({"precision"}));
+  summary["compute"].erase("auto");
+  std::ofstream(plain / "summary.json") << summary.dump(2);
+  r = run_dsgd(report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // seconds = units x step / batch + the links' seconds, units and links the same in every run.
+  const double links = auto_seconds - (seconds_of(made_fp32) - auto_seconds) / 3.0;
+  EXPECT_NEAR(std::stod(csv_cell(csv, "seconds")) - links, 0.5 * (auto_seconds - links),
+              1e-9 * auto_seconds);
+  for (const fs::path& p : {made_auto, made_bf16, made_fp32, plain, table.parent_path()}) {
+    fs::remove_all(p);
+  }
+  fs::remove(out);
+  fs::remove(csv);
+}
+
 // A synchronous simulator run's clock is a function of its config (sync_clock.h): a report derives
 // it, so a run whose metrics were recorded under another clock (every local step waiting for the
 // slowest learner, before learners ran free between averages: here its clock columns scaled)

@@ -435,10 +435,13 @@ TEST(ComputeFormat, AutoTimesTheCandidatesAndChoosesTheFastest) {
   EXPECT_EQ(timed, (std::vector<std::string>{"contiguous, fp32", "channels-last, fp32"}));
   EXPECT_NE(avx2.reason.find("no bf16: no AVX-512 BF16"), std::string::npos) << avx2.reason;
   EXPECT_EQ(bf16_warning(avx2, "no AVX-512 BF16"), "");
-  // No images: one layout.
+  // No images: one layout. Which part auto chose is recorded.
   timed.clear();
-  choose_compute_format("auto", "fp32", false, "", true, times(0.01, 0.01, 0.01, 0.01));
+  FormatChoice layout_only =
+      choose_compute_format("auto", "fp32", false, "", true, times(0.01, 0.01, 0.01, 0.01));
   EXPECT_EQ(timed, (std::vector<std::string>{"contiguous, fp32"}));
+  EXPECT_TRUE(layout_only.automatic && layout_only.memory_format_auto);
+  EXPECT_FALSE(layout_only.precision_auto);
   // MPI ranks: the rule, one format timed.
   timed.clear();
   FormatChoice ranks =

@@ -27,6 +27,23 @@ const std::vector<double>& column_of(const RunResult& run, const std::string& na
   return it->second;
 }
 
+// Which parts of the run's compute format "auto" chose when it started (its first compute
+// record: a resumed run's config names the format chosen). Runs recorded before the parts were
+// ("auto" missing) had both left to auto when chosen_by says so.
+void mark_auto_format(const nlohmann::json& summary, RunShape& shape) {
+  if (!summary.is_object()) return;
+  const nlohmann::json& history = summary.value("compute_history", nlohmann::json::array());
+  const nlohmann::json first =
+      !history.empty() ? history.front() : summary.value("compute", nlohmann::json::object());
+  if (!first.is_object() || first.value("chosen_by", "") != "auto") return;
+  const nlohmann::json parts =
+      first.value("auto", nlohmann::json::array({"memory_format", "precision"}));
+  for (const auto& part : parts) {
+    if (part == "memory_format") shape.memory_format_auto = true;
+    if (part == "precision") shape.precision_auto = true;
+  }
+}
+
 void retime_run(RunResult& run, const ClusterTable& table, const std::string& cluster,
                 const std::string& device) {
   const RunConfig config = load_config((fs::path(run.dir) / "config.toml").string(), {});
@@ -62,6 +79,7 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
   }
   RunShape shape = run_shape(config);
   shape.measured_step_seconds = run.step_seconds;
+  mark_auto_format(run.summary, shape);
   size_t levels = 1;
   if (algo.family == AlgorithmFamily::kSync) {
     const SyncPlan plan = sync_plan(*algo.sync, config, /*steps_per_epoch=*/1);

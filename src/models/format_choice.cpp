@@ -48,7 +48,9 @@ FormatChoice choose_compute_format(const std::string& memory_format, const std::
   }
 
   FormatChoice choice;
-  choice.automatic = memory_format == "auto" || precision == "auto";
+  choice.memory_format_auto = memory_format == "auto";
+  choice.precision_auto = precision == "auto";
+  choice.automatic = choice.memory_format_auto || choice.precision_auto;
   std::vector<ComputeFormat> candidates;
   for (MemoryFormat m : layouts) {
     for (Precision p : precisions) candidates.push_back({m, p});

@@ -22,7 +22,10 @@ struct FormatTiming {
 
 struct FormatChoice {
   ComputeFormat format;
-  bool automatic = false;             // chosen by "auto" (else the config named it)
+  bool automatic = false;  // chosen by "auto" (else the config named it)
+  // Which of the two the config left to "auto" (a named device then prices the run in its own
+  // fastest format: train/cluster.h).
+  bool memory_format_auto = false, precision_auto = false;
   std::string reason;                 // one line: what was compared and what won
   std::vector<FormatTiming> timings;  // every format measured, the chosen one included
   double step_seconds() const;        // the chosen format's

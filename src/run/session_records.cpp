@@ -11,6 +11,17 @@
 #include "run/session.h"
 
 namespace dsgd {
+namespace {
+
+// The format keys the config left to "auto" (summary.json's compute.auto).
+nlohmann::json auto_parts(const FormatChoice& format) {
+  nlohmann::json parts = nlohmann::json::array();
+  if (format.memory_format_auto) parts.push_back("memory_format");
+  if (format.precision_auto) parts.push_back("precision");
+  return parts;
+}
+
+}  // namespace
 
 void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                            const std::map<std::string, double>& extra) {
@@ -108,6 +119,7 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["compute"] = {{"memory_format", config().memory_format},
                         {"precision", config().precision},
                         {"chosen_by", format.automatic ? "auto" : "config"},
+                        {"auto", auto_parts(format)},
                         {"reason", format.reason},
                         {"step_seconds", format.step_seconds()},
                         {"cpu", cpu_description()},

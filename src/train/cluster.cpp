@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>  // fmt::join lives here since {fmt} 11 (LibTorch 2.x ships it)
 
 #include <algorithm>
+#include <utility>
 
 #include "core/errors.h"
 #include "train/collective_cost.h"
@@ -51,6 +52,39 @@ AllreducePrice cluster_allreduce(const ClusterTable& table, const ClusterProfile
                          {inter.latency, inter.bandwidth, inter.reduce_bandwidth}, groups);
 }
 
+// A format "layout precision" in its two parts.
+std::pair<std::string, std::string> format_parts(const std::string& format) {
+  const size_t space = format.find(' ');
+  return {format.substr(0, space), space == std::string::npos ? "" : format.substr(space + 1)};
+}
+
+// The step a named device lists for the run: its entry "model batch layout precision" as the run
+// computed, or where "auto" chose a part on the run's machine, the fastest of the device's
+// entries that keep the run's other part. An empty key: none listed (`wanted` says what was
+// looked for, "*" for a part auto chose).
+struct DeviceStep {
+  std::string key, wanted;
+  double seconds = 0.0;
+};
+DeviceStep device_step(const DeviceProfile& device, const RunShape& shape) {
+  const auto [layout, precision] = format_parts(shape.format);
+  const std::string prefix = fmt::format("{} {} ", shape.model, shape.batch_size);
+  DeviceStep step;
+  step.wanted = prefix + (shape.memory_format_auto ? "*" : layout) + " " +
+                (shape.precision_auto ? "*" : precision);
+  for (const auto& [key, seconds] : device.step_seconds) {
+    if (key.rfind(prefix, 0) != 0) continue;
+    const auto [key_layout, key_precision] = format_parts(key.substr(prefix.size()));
+    const bool fits = (shape.memory_format_auto || key_layout == layout) &&
+                      (shape.precision_auto || key_precision == precision);
+    if (fits && (step.key.empty() || seconds < step.seconds)) {
+      step.key = key;
+      step.seconds = seconds;
+    }
+  }
+  return step;
+}
+
 ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name,
                               const RunShape& shape, const std::string& device_name) {
   const ClusterProfile& cluster = table.cluster(name);
@@ -69,21 +103,27 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
     device_text = fmt::format("the step measured here, {:.4g} s", costs.step_seconds);
   } else {
     const DeviceProfile& device = table.device(device_used);
-    const std::string key = fmt::format("{} {} {}", shape.model, shape.batch_size, shape.format);
-    auto it = device.step_seconds.find(key);
-    if (it == device.step_seconds.end()) {
+    const DeviceStep step = device_step(device, shape);
+    if (step.key.empty()) {
       std::vector<std::string> known;
       for (const auto& [k, v] : device.step_seconds) known.push_back("\"" + k + "\"");
       throw ConfigError(
           fmt::format("cluster '{}': device '{}' has no step time for \"{}\"", name, device.name,
-                      key),
+                      step.wanted),
           fmt::format(
               "it has {}; add one (configs/clusters.toml's format) in a cluster_file, or "
               "choose a cluster whose device is \"measured\" (or cluster_device = \"measured\")",
               fmt::join(known, ", ")));
     }
-    costs.step_seconds = it->second;
-    device_text = fmt::format("{} ({:.4g} s a step)", device.name, costs.step_seconds);
+    costs.step_seconds = step.seconds;
+    // A format auto chose elsewhere is named when the device computes in another.
+    const bool own_format =
+        step.key == fmt::format("{} {} {}", shape.model, shape.batch_size, shape.format);
+    device_text = own_format ? fmt::format("{} ({:.4g} s a step)", device.name, costs.step_seconds)
+                             : fmt::format(
+                                   "{} ({:.4g} s a step in its fastest listed format, "
+                                   "\"{}\")",
+                                   device.name, costs.step_seconds, step.key);
   }
   if (costs.step_seconds <= 0) {
     throw Error("cluster '" + name + "': no step time to price compute with",

@@ -65,6 +65,10 @@ struct RunShape {
   std::string model;
   int64_t batch_size = 0;
   std::string format;  // "channels-last bf16" and the like
+  // The parts of `format` that "auto" chose on the run's machine: on a named device the run is
+  // priced in the device's fastest listed format whose other parts are the run's (the format the
+  // device would choose), so that runs which chose differently on different machines compare.
+  bool memory_format_auto = false, precision_auto = false;
   int64_t workers = 1;
   int64_t group_size = 0;  // learners per in-group reduction (hier-avg), 0: none
   // A deeper hierarchy's groups between the first level and the global one (hier.levels of

@@ -139,6 +139,8 @@ void TrainingContext::price_cluster() {
   run.group_size = shape_.group_size;
   run.asynchronous = shape_.asynchronous;
   run.measured_step_seconds = format_choice_.step_seconds();
+  run.memory_format_auto = format_choice_.memory_format_auto;
+  run.precision_auto = format_choice_.precision_auto;
   run.cores = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
   // A deeper hierarchy (hier.levels of three or more levels): comm.group_* prices its first level
   // alone, so each level between the first and the global one is priced at its own group size,
