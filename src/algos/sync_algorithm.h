@@ -56,8 +56,10 @@ struct SyncPlan {
     return average_gradients || step <= average_gradients_until;
   }
 
-  // The level averaged after step `step` (1-based): the outermost one due, since its average
-  // subsumes those of the levels inside it.
+  // The level averaged after step `step` (1-based): none in post-local SGD's SSGD phase (every
+  // learner took the same step), else the outermost one due, since its average subsumes those of
+  // the levels inside it. The engines' rounds (finish_round) and the simulated clock (SyncClock)
+  // both ask here, so they agree on who waits for whom.
   std::optional<size_t> averaging_after(int64_t step) const;
   size_t global_level() const { return levels.size() - 1; }
   std::vector<int64_t> group_sizes() const;

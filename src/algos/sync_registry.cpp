@@ -6,6 +6,7 @@
 namespace dsgd {
 
 std::optional<size_t> SyncPlan::averaging_after(int64_t step) const {
+  if (step <= average_gradients_until) return std::nullopt;
   for (size_t level = levels.size(); level-- > 0;) {
     const int64_t period = levels[level].period;
     if (period > 0 && step % period == 0) return level;

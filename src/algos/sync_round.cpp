@@ -59,9 +59,6 @@ RoundTraffic finish_round(const SyncPlan& plan, int64_t step, double lr, bool av
   }
   // Every learner steps in every round, so `step` is also its optimizer's own step count.
   for (auto& learner : learners) learner.optimizer.step(learner.params, learner.grad, lr, step);
-  // Post-local SGD's SSGD phase: every learner took the same step, nothing to average.
-  if (step <= plan.average_gradients_until) return traffic;
-
   std::optional<size_t> level = plan.averaging_after(step);
   if (!level || communicator.group_size(*level) <= 1) return traffic;
   if (before_averaging) before_averaging();

@@ -13,10 +13,9 @@ SyncClock::SyncClock(const RunConfig& config, const SyncPlan& plan)
 
 int64_t SyncClock::group_after(int64_t step) const {
   const int64_t learners = static_cast<int64_t>(clocks_.size());
-  // As finish_round: the gradient all-reduce before the step, then (past post-local SGD's SSGD
-  // phase) the level the plan averages after it; a global wait subsumes a group's.
+  // As finish_round: the gradient all-reduce before the step, then the level the plan averages
+  // after it; a global wait subsumes a group's.
   if (plan_.averages_gradients_at(step)) return learners;
-  if (step <= plan_.average_gradients_until) return 1;
   const std::optional<size_t> level = plan_.averaging_after(step);
   return level ? std::min(plan_.levels[*level].group_size, learners) : 1;
 }
