@@ -114,6 +114,18 @@ inline double last_metric(const fs::path& metrics, const std::string& column) {
   return std::nan("");
 }
 
+// Two links with round numbers, "fast" and "slow", for a test's own cluster table (cluster_file).
+inline const std::string kTestLinks = R"(
+[links.fast]
+latency = 1e-6
+bandwidth = 1e11
+source = "test"
+[links.slow]
+latency = 1e-3
+bandwidth = 1e9
+source = "test"
+)";
+
 // A CSV's cell of `column` in its first data row (a report's CSV: its first configuration).
 inline std::string csv_cell(const fs::path& csv, const std::string& column) {
   const auto rows = read_csv(csv);

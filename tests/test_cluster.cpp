@@ -32,15 +32,7 @@ fs::path write_table(const std::string& name, const std::string& text) {
   return dir / "clusters.toml";
 }
 
-const char* kTable = R"(
-[links.fast]
-latency = 1e-6
-bandwidth = 1e11
-source = "test"
-[links.slow]
-latency = 1e-3
-bandwidth = 1e9
-source = "test"
+const std::string kTable = kTestLinks + R"(
 [devices.card]
 source = "test"
 [devices.card.step]

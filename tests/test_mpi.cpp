@@ -259,15 +259,7 @@ TEST(Mpi, HierAvgOnFourRanksIsTheSimulator) {
       // differ between the two runs).
       const fs::path table = fresh_dir("mpi_retime_table");
       fs::create_directories(table);
-      std::ofstream(table / "clusters.toml") << R"(
-[links.fast]
-latency = 1e-6
-bandwidth = 1e11
-source = "test"
-[links.slow]
-latency = 1e-3
-bandwidth = 1e9
-source = "test"
+      std::ofstream(table / "clusters.toml") << kTestLinks << R"(
 [devices.tiny]
 source = "test"
 [devices.tiny.step]
