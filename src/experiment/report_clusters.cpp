@@ -32,7 +32,8 @@ std::string clusters_section(const Experiment& experiment, const std::vector<dou
      << ": the mean over the seeds of the time "
      << (layout.has_target() ? "to reach " + layout.target_name() + " and of the whole run"
                              : "of the whole run")
-     << " (h:mm:ss).\n\n";
+     << " (h:mm:ss). On a named device, a run whose compute format \"auto\" chose is timed in its "
+        "fastest format listed for the run's model and batch.\n\n";
   std::vector<std::string> headers;
   if (layout.has_target()) {
     for (const std::string& cluster : options.clusters) {
