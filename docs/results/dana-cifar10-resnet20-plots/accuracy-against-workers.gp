@@ -18,6 +18,7 @@ set key outside right top vertical
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "accuracy-against-workers.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "accuracy-against-workers.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "accuracy-against-workers.dat" index 2 using 1:2 with points pt 4 ps 1.2 lc rgb "#d55e00" title "ssgd (published)", \
      "accuracy-against-workers.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
@@ -43,6 +44,7 @@ set key outside right top vertical
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "accuracy-against-workers.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "accuracy-against-workers.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "accuracy-against-workers.dat" index 2 using 1:2 with points pt 4 ps 1.2 lc rgb "#d55e00" title "ssgd (published)", \
      "accuracy-against-workers.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \

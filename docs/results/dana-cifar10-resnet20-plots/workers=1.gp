@@ -18,6 +18,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
@@ -32,6 +33,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
 set xlabel "epoch"
@@ -46,6 +48,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
 set xlabel "simulated time"
@@ -60,6 +63,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
@@ -74,6 +78,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
@@ -87,7 +92,8 @@ set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=1.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -100,7 +106,8 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=1.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
@@ -119,6 +126,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
@@ -133,6 +141,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
 set xlabel "epoch"
@@ -147,6 +156,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
 set xlabel "simulated time"
@@ -161,6 +171,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
@@ -175,6 +186,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
+     "workers=1.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=1.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
@@ -188,7 +200,8 @@ set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=1.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=1.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -201,6 +214,7 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=1.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=1.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output

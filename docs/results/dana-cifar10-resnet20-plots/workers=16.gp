@@ -19,6 +19,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
@@ -34,6 +35,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
 set xlabel "epoch"
@@ -49,6 +51,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
 set xlabel "simulated time"
@@ -64,6 +67,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
@@ -79,6 +83,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
@@ -108,6 +113,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
@@ -121,7 +127,8 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
@@ -141,6 +148,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
@@ -156,6 +164,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
 set xlabel "epoch"
@@ -171,6 +180,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
 set xlabel "simulated time"
@@ -186,6 +196,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
@@ -201,6 +212,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
@@ -230,6 +242,7 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=16.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=16.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
@@ -243,6 +256,7 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output

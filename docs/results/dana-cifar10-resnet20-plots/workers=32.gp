@@ -18,6 +18,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -34,6 +35,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -50,6 +52,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -66,6 +69,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -82,6 +86,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -113,6 +118,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -128,7 +134,8 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=32.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+plot "workers=32.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=32.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
@@ -147,6 +154,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -163,6 +171,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -179,6 +188,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -195,6 +205,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -211,6 +222,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -242,6 +254,7 @@ set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=32.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=32.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
      "workers=32.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd", \
      "workers=32.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "workers=32.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc"
@@ -257,6 +270,7 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=32.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
+plot "workers=32.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=32.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd"
 unset multiplot
 set output
