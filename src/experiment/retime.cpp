@@ -101,8 +101,8 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
     // volume. The clock is replayed from the config, for an MPI run too: its compute_time column
     // holds the seconds its ranks measured on their machine, not the worker model's units, and
     // its rounds are the simulator's (the trajectory does not depend on the clock).
-    const bool simulated = run.summary.value("engine", "") == "sim";
-    if (!simulated && run.metrics.count("updates") == 0) {
+    const bool has_rounds = run.metrics.count("updates") != 0;
+    if (!has_rounds && run.summary.value("engine", "") != "sim") {
       throw ConfigError(fmt::format("run '{}' ran on MPI and has no updates column: its clock "
                                     "cannot be replayed, and the seconds it measured are not a "
                                     "cluster's",
@@ -111,7 +111,7 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
                                     "(--set cluster={}), or leave out --cluster",
                                     cluster));
     }
-    const std::vector<double> compute = run.metrics.count("updates") != 0
+    const std::vector<double> compute = has_rounds
                                             ? replayed_compute_time(run, config, costs.core_sharing)
                                             : column_of(run, "compute_time");
     const auto& global_reductions = column_of(run, "global_reductions");
