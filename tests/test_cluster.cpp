@@ -663,6 +663,43 @@ source = "test"
   fs::remove(csv);
 }
 
+// A resumed run times its step again in each piece, on whatever machine and beside whatever load
+// the piece lands (a campaign's restart once timed 7.08 s for a 0.08 s step): re-timed on a
+// cluster whose device is "measured", it is priced at the step it timed when it started, as a run
+// made on the cluster keeps the seconds its first start priced, and the Runs table shows that
+// step. The last piece's step moves nothing.
+TEST(ClusterCli, AResumedRunIsPricedAtTheStepItTimedWhenItStarted) {
+  const fs::path run = fresh_dir("retime_resumed");
+  run_ok(kHierRun, run);
+  CliResult r = run_dsgd("run --resume " + run.string() + " --set epochs=0.75");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json summary = nlohmann::json::parse(read_file(run / "summary.json"));
+  ASSERT_EQ(summary.at("compute_history").size(), 1u) << summary.dump(2);
+  const fs::path out = run.parent_path() / "retime_resumed.md";
+  const fs::path csv = run.parent_path() / "retime_resumed.csv";
+  // The run's seconds on flat-25g (device "measured") with its first and last pieces' steps set.
+  const auto seconds_with = [&](double first_step, double last_step) {
+    nlohmann::json edited = summary;
+    edited["compute_history"][0]["step_seconds"] = first_step;
+    edited["compute"]["step_seconds"] = last_step;
+    std::ofstream(run / "summary.json") << edited.dump(2);
+    const CliResult report = run_dsgd("report " + run.string() + " --no-plots --out " +
+                                      out.string() + " --cluster flat-25g");
+    EXPECT_EQ(report.exit_code, 0) << report.output;
+    return std::stod(csv_cell(csv, "seconds"));
+  };
+  const double at_first = seconds_with(0.01, 7.08);
+  EXPECT_NE(read_file(out).find("| 0.010 s |"), std::string::npos) << read_file(out);
+  const double twice = seconds_with(0.02, 7.08);
+  EXPECT_GT(twice, at_first);
+  // Linear in the first piece's step (seconds = units x step / batch + the links' seconds).
+  EXPECT_NEAR(seconds_with(0.03, 7.08) - twice, twice - at_first, 1e-9 * twice);
+  EXPECT_DOUBLE_EQ(seconds_with(0.02, 0.5), twice);
+  fs::remove_all(run);
+  fs::remove(out);
+  fs::remove(csv);
+}
+
 // A synchronous simulator run's clock is a function of its config (sync_clock.h): a report derives
 // it, so a run whose metrics were recorded under another clock (every local step waiting for the
 // slowest learner, before learners ran free between averages: here its clock columns scaled)

@@ -53,12 +53,26 @@ void read_metrics(const fs::path& file, RunResult& run) {
   }
 }
 
-// How the run computed: summary.json's compute record, or for runs from before it, the format
-// keys of its config.toml (which holds them resolved), read as a run reads its config.
+// How the run computed when it started: summary.json's first compute record (a resumed run's
+// earlier pieces are in compute_history; each piece times its step again, on whatever machine
+// and beside whatever load it lands, and a run made on a cluster keeps the seconds its first
+// start priced), or for runs from before it, the format keys of its config.toml (which holds them
+// resolved), read as a run reads its config.
 void read_compute(const fs::path& dir, const nlohmann::json& summary, RunResult& run) {
   std::string memory_format, precision;
-  if (summary.contains("compute") && summary["compute"].is_object()) {
-    const nlohmann::json& c = summary["compute"];
+  const nlohmann::json* first = nullptr;
+  if (summary.is_object()) {
+    const auto history = summary.find("compute_history");
+    const auto last = summary.find("compute");
+    if (history != summary.end() && history->is_array() && !history->empty() &&
+        history->front().is_object()) {
+      first = &history->front();
+    } else if (last != summary.end() && last->is_object()) {
+      first = &*last;
+    }
+  }
+  if (first != nullptr) {
+    const nlohmann::json& c = *first;
     memory_format = c.value("memory_format", "");
     precision = c.value("precision", "");
     run.step_seconds = c.value("step_seconds", 0.0);
