@@ -24,6 +24,7 @@ plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0
      "accuracy-against-workers.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "accuracy-against-workers.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "accuracy-against-workers.dat" index 4 using 1:2 with points pt 4 ps 1.2 lc rgb "#009e73" title "dana-dc (published)", \
+     "accuracy-against-workers.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
      "accuracy-against-workers.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "accuracy-against-workers.dat" index 6 using 1:2 with points pt 4 ps 1.2 lc rgb "#cc79a7" title "sgd (published)"
 unset multiplot
@@ -50,6 +51,7 @@ plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0
      "accuracy-against-workers.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "accuracy-against-workers.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "accuracy-against-workers.dat" index 4 using 1:2 with points pt 4 ps 1.2 lc rgb "#009e73" title "dana-dc (published)", \
+     "accuracy-against-workers.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
      "accuracy-against-workers.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "accuracy-against-workers.dat" index 6 using 1:2 with points pt 4 ps 1.2 lc rgb "#cc79a7" title "sgd (published)"
 unset multiplot
