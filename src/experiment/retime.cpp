@@ -31,10 +31,7 @@ const std::vector<double>& column_of(const RunResult& run, const std::string& na
 // record: a resumed run's config names the format chosen). Runs recorded before the parts were
 // ("auto" missing) had both left to auto when chosen_by says so.
 void mark_auto_format(const nlohmann::json& summary, RunShape& shape) {
-  if (!summary.is_object()) return;
-  const nlohmann::json& history = summary.value("compute_history", nlohmann::json::array());
-  const nlohmann::json first =
-      !history.empty() ? history.front() : summary.value("compute", nlohmann::json::object());
+  const nlohmann::json& first = first_compute_record(summary);
   if (!first.is_object() || first.value("chosen_by", "") != "auto") return;
   const nlohmann::json parts =
       first.value("auto", nlohmann::json::array({"memory_format", "precision"}));

@@ -53,6 +53,22 @@ void read_metrics(const fs::path& file, RunResult& run) {
   }
 }
 
+}  // namespace
+
+const nlohmann::json& first_compute_record(const nlohmann::json& summary) {
+  static const nlohmann::json none;
+  if (!summary.is_object()) return none;
+  const auto history = summary.find("compute_history");
+  if (history != summary.end() && history->is_array() && !history->empty() &&
+      history->front().is_object()) {
+    return history->front();
+  }
+  const auto compute = summary.find("compute");
+  return compute != summary.end() && compute->is_object() ? *compute : none;
+}
+
+namespace {
+
 // How the run computed when it started: summary.json's first compute record (a resumed run's
 // earlier pieces are in compute_history; each piece times its step again, on whatever machine
 // and beside whatever load it lands, and a run made on a cluster keeps the seconds its first
@@ -60,19 +76,8 @@ void read_metrics(const fs::path& file, RunResult& run) {
 // resolved), read as a run reads its config.
 void read_compute(const fs::path& dir, const nlohmann::json& summary, RunResult& run) {
   std::string memory_format, precision;
-  const nlohmann::json* first = nullptr;
-  if (summary.is_object()) {
-    const auto history = summary.find("compute_history");
-    const auto last = summary.find("compute");
-    if (history != summary.end() && history->is_array() && !history->empty() &&
-        history->front().is_object()) {
-      first = &history->front();
-    } else if (last != summary.end() && last->is_object()) {
-      first = &*last;
-    }
-  }
-  if (first != nullptr) {
-    const nlohmann::json& c = *first;
+  const nlohmann::json& c = first_compute_record(summary);
+  if (c.is_object()) {
     memory_format = c.value("memory_format", "");
     precision = c.value("precision", "");
     run.step_seconds = c.value("step_seconds", 0.0);

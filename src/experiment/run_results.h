@@ -47,6 +47,11 @@ struct RunResult {
 // ConfigError when its summary.json is damaged.
 RunResult read_run(const std::string& folder, Labels labels);
 
+// How a run computed when it started: summary.json's first compute record (a resumed run's
+// earlier pieces are in compute_history, each piece timed again wherever it landed), else its
+// compute; null where neither is.
+const nlohmann::json& first_compute_record(const nlohmann::json& summary);
+
 // A configuration: the runs with the same labels apart from the seed.
 struct Configuration {
   Labels labels;                // without the seed
