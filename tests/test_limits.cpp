@@ -166,6 +166,31 @@ TEST(Interrupts, SigtermWhileAnImageFolderDecodesEndsTheRunWithNothingWritten) {
 
 namespace {
 
+// SIGTERM while a run times its compute-format candidates (here at the second step of the first,
+// contiguous fp32) ends it after that step, naming the candidate, with nothing written: a stop does
+// not wait out the other candidates' timing, seconds each where bf16 is emulated.
+TEST(Interrupts, SigtermWhileTimingTheComputeFormatStopsAfterTheStepInProgress) {
+  const fs::path out = fresh_dir("limits_timing");
+  const std::string command = "DSGD_FAULT=timing:SIGTERM@2 " + std::string(DSGD_BINARY) +
+                              " run --set dataset=synthetic --set model=lenet5-bn --set "
+                              "epochs=0.25 --set threads=1 --out " +
+                              (out / "struck").string() + " > " + (out / "log").string() + " 2>&1";
+  fs::create_directories(out);
+  const int status = std::system(command.c_str());
+  const std::string log = read_file(out / "log");
+  ASSERT_TRUE(WIFEXITED(status)) << log;
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << log;
+  EXPECT_NE(log.find("interrupted by SIGTERM while timing the compute format (contiguous, fp32)"),
+            std::string::npos)
+      << log;
+  EXPECT_FALSE(fs::exists(out / "struck")) << log;
+  fs::remove_all(out);
+}
+
+}  // namespace
+
+namespace {
+
 // A run held up where it cannot look at the request (here: a BatchNorm re-estimation over 4000
 // batches, beyond the data with the limits' override, struck by SIGTERM as it starts, which
 // the evaluation's 10 s to finish let go on) is ended by the grace timer, with 128 + the signal, a

@@ -1,10 +1,11 @@
 // Faults at named points of a run, for the fault-injection harness (scripts/fault-table.sh and
-// tests/test_faults.cpp): DSGD_FAULT = "POINT:FAULT" or "POINT:FAULT@N" makes the N-th time
+// tests/test_limits.cpp): DSGD_FAULT = "POINT:FAULT" or "POINT:FAULT@N" makes the N-th time
 // (default the first) the process reaches POINT meet FAULT, as if it came from outside:
 //   SIGINT, SIGTERM, SIGKILL   the signal, raised at the point (kill(getpid(), ...));
 //   ENOSPC, EROFS              the point's file write fails with that error (a full disk, a
 //                              read-only folder: as root, chmod does not stop a write).
-// Points: setup (the data read, before training), training (an update; on an MPI worker rank, a
+// Points: setup (the data read, before training), timing (a step timed to choose the compute
+// format, before training), training (an update; on an MPI worker rank, a
 // gradient computed), evaluation (its start), checkpoint (between writing a checkpoint and moving
 // it into place; a write fault fails the write itself), metrics (a row of metrics.csv), report (a
 // report's markdown), figure (a figure being drawn), sweep (a sweep looking at its runs, every 0.1

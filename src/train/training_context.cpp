@@ -195,11 +195,21 @@ double TrainingContext::time_step(const ComputeFormat& format, size_t steps, dou
   WorkerStream stream(data_.train, data_.normalization, data_.augment, config_.batch_size,
                       static_cast<uint64_t>(config_.seed), config_.workers + 1000);
   const Batch batch = stream.batch(0);
+  // A stop request ends the timing after the step in progress (a campaign's stop would otherwise
+  // wait out every candidate's steps, seconds each where bf16 is emulated); the generator is put
+  // back first, and nothing has been written.
   auto step = [&] {
+    fault_point("timing");
     const auto start = std::chrono::steady_clock::now();
     probe.compute_gradient(batch, device_);
     probe.flat->grads().sum().item<double>();  // waits for a GPU
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (pending_interrupt() != 0) {
+      generator.set_state(state);
+      stop_if_interrupted("timing the compute format (" + describe(format) + ")");
+    }
+    return took;
   };
   // A warm-up (oneDNN makes its primitives, autocast its copies), then up to `steps` steps or about
   // `seconds`, whichever ends first: an emulated bf16 step can take ten seconds.
