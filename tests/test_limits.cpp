@@ -166,30 +166,39 @@ TEST(Interrupts, SigtermWhileAnImageFolderDecodesEndsTheRunWithNothingWritten) {
 
 namespace {
 
+// A small synthetic run, `dsgd run --set dataset=synthetic --set model=lenet5-bn --set epochs=0.25
+// --set threads=1 SETTINGS --out DIR/struck` with ENV before it and its output in DIR/log: the
+// exit status and the log.
+struct StruckRun {
+  int status;
+  std::string log;
+};
+StruckRun run_struck(const std::string& env, const std::string& settings, const fs::path& dir) {
+  const std::string command = env + " " + std::string(DSGD_BINARY) +
+                              " run --set dataset=synthetic --set model=lenet5-bn --set "
+                              "epochs=0.25 --set threads=1 " +
+                              settings + " --out " + (dir / "struck").string() + " > " +
+                              (dir / "log").string() + " 2>&1";
+  fs::create_directories(dir);
+  const int status = std::system(command.c_str());
+  return {status, read_file(dir / "log")};
+}
+
 // SIGTERM while a run times its compute-format candidates (here at the second step of the first,
 // contiguous fp32) ends it after that step, naming the candidate, with nothing written: a stop does
 // not wait out the other candidates' timing, seconds each where bf16 is emulated.
 TEST(Interrupts, SigtermWhileTimingTheComputeFormatStopsAfterTheStepInProgress) {
   const fs::path out = fresh_dir("limits_timing");
-  const std::string command = "DSGD_FAULT=timing:SIGTERM@2 " + std::string(DSGD_BINARY) +
-                              " run --set dataset=synthetic --set model=lenet5-bn --set "
-                              "epochs=0.25 --set threads=1 --out " +
-                              (out / "struck").string() + " > " + (out / "log").string() + " 2>&1";
-  fs::create_directories(out);
-  const int status = std::system(command.c_str());
-  const std::string log = read_file(out / "log");
-  ASSERT_TRUE(WIFEXITED(status)) << log;
-  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << log;
-  EXPECT_NE(log.find("interrupted by SIGTERM while timing the compute format (contiguous, fp32)"),
-            std::string::npos)
-      << log;
-  EXPECT_FALSE(fs::exists(out / "struck")) << log;
+  const StruckRun run = run_struck("DSGD_FAULT=timing:SIGTERM@2", "", out);
+  ASSERT_TRUE(WIFEXITED(run.status)) << run.log;
+  EXPECT_EQ(WEXITSTATUS(run.status), 128 + SIGTERM) << run.log;
+  EXPECT_NE(
+      run.log.find("interrupted by SIGTERM while timing the compute format (contiguous, fp32)"),
+      std::string::npos)
+      << run.log;
+  EXPECT_FALSE(fs::exists(out / "struck")) << run.log;
   fs::remove_all(out);
 }
-
-}  // namespace
-
-namespace {
 
 // A run held up where it cannot look at the request (here: a BatchNorm re-estimation over 4000
 // batches, beyond the data with the limits' override, struck by SIGTERM as it starts, which
@@ -197,18 +206,11 @@ namespace {
 // line saying why, and the files it had written whole.
 TEST(Interrupts, TheGraceTimerEndsARunHeldUpInALongCall) {
   const fs::path out = fresh_dir("limits_grace");
-  const std::string command =
-      "DSGD_GRACE_SECONDS=1 DSGD_FAULT=evaluation:SIGTERM " + std::string(DSGD_BINARY) +
-      " run --set dataset=synthetic --set model=lenet5-bn --set "
-      "epochs=0.25 --set threads=1 --set bn_batches=4000 --set check_limits=false "
-      "--out " +
-      (out / "struck").string() + " > " + (out / "log").string() + " 2>&1";
-  fs::create_directories(out);
-  const int status = std::system(command.c_str());
-  const std::string log = read_file(out / "log");
-  ASSERT_TRUE(WIFEXITED(status)) << log;
-  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << log;
-  EXPECT_NE(log.find("did not stop within the grace period"), std::string::npos) << log;
+  const StruckRun run = run_struck("DSGD_GRACE_SECONDS=1 DSGD_FAULT=evaluation:SIGTERM",
+                                   "--set bn_batches=4000 --set check_limits=false", out);
+  ASSERT_TRUE(WIFEXITED(run.status)) << run.log;
+  EXPECT_EQ(WEXITSTATUS(run.status), 128 + SIGTERM) << run.log;
+  EXPECT_NE(run.log.find("did not stop within the grace period"), std::string::npos) << run.log;
   EXPECT_NO_THROW(nlohmann::json::parse(read_file(out / "struck" / "summary.json")));
   fs::remove_all(out);
 }
