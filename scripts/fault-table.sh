@@ -12,9 +12,10 @@
 #
 # DSGD (default build/dsgd) is the executable. A case is [ENGINE/]POINT:FAULT[@N].
 # The simulator (no ENGINE): dana-zero, 4 workers, 128 updates; the points and the visit each is
-# struck at: setup (the data read, before training), training@40 (the 40th update, after the
-# first checkpoint), evaluation@2, checkpoint@2 (between writing the second checkpoint and moving
-# it into place; a write fault fails that write), metrics@2 (the second row of metrics.csv).
+# struck at: setup (the data read, before training), timing@2 (the second step timed to choose
+# the compute format), training@40 (the 40th update, after the first checkpoint), evaluation@2,
+# checkpoint@2 (between writing the second checkpoint and moving it into place; a write fault
+# fails that write), metrics@2 (the second row of metrics.csv).
 # evaluation-abandoned@2 is evaluation@2 with the evaluation's 10 s to finish cut to 0 (the run
 # then stops at its last checkpoint). report (`dsgd report` of the finished run, at its markdown)
 # and figure (its figure, while gnuplot draws it). sweep@20 (a sweep of two 4-epoch runs,
@@ -50,7 +51,7 @@ table_of() {
     done
   done
 }
-sim_points=(setup training@40 evaluation@2 evaluation-abandoned@2 checkpoint@2 metrics@2)
+sim_points=(setup timing@2 training@40 evaluation@2 evaluation-abandoned@2 checkpoint@2 metrics@2)
 cases=()
 case "${1:-}" in
   --cases) read -r -a cases <<<"$2" ;;
@@ -141,7 +142,7 @@ reference() {
 # where ("exit 143, interrupted while decoding ..."), a code above 128 without it is the signal's.
 outcome() {
   local rc=$1 log=$2 said
-  said=$(grep -o "interrupted by [A-Z0-9]* \(while [a-z ]*\(at epoch [0-9.]*\)\?\|at epoch [0-9.]*\)\|sweep: stopping" "$log" | head -1)
+  said=$(grep -o "interrupted by [A-Z0-9]* \(while [a-z ]*[a-z]\( ([-a-z0-9, ]*)\)\?\( at epoch [0-9.]*\)\?\|at epoch [0-9.]*\)\|sweep: stopping" "$log" | head -1)
   if [ "$rc" -eq 124 ]; then echo "hung (timeout)"
   elif [ -n "$said" ]; then echo "exit $rc: $said"
   elif [ "$rc" -gt 128 ]; then echo "killed by signal $((rc - 128))"
