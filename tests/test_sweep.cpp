@@ -136,11 +136,13 @@ TEST(SweepSpec, BadSpecsAreRefusedNamingTheProblem) {
             std::string::npos);
   EXPECT_NE(error_of("[report]\ndrops_from = \"sgd\"").find("report.drops_from must be a list"),
             std::string::npos);
-  for (const char* epochs : {"[20, 10]", "[0, 10]", "[]", "\"10\"", "[\"ten\"]"}) {
-    EXPECT_NE(error_of(std::string("[report]\nloss_epochs = ") + epochs)
-                  .find("report.loss_epochs must be a list of increasing epochs > 0"),
-              std::string::npos)
-        << epochs;
+  for (const std::string key : {"loss_epochs", "accuracy_epochs"}) {
+    for (const char* epochs : {"[20, 10]", "[0, 10]", "[]", "\"10\"", "[\"ten\"]"}) {
+      EXPECT_NE(error_of("[report]\n" + key + " = " + epochs)
+                    .find("report." + key + " must be a list of increasing epochs > 0"),
+                std::string::npos)
+          << key << " = " << epochs;
+    }
   }
   for (const char* targets : {"[0.9, 0.8]", "[0, 0.5]", "[1.5]", "[]", "0.9"}) {
     EXPECT_NE(error_of(std::string("[report]\naccuracy_targets = ") + targets)
@@ -199,7 +201,7 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
                                    << kTinySettings
                                    << "[grid]\nalgo = [\"dana-zero\", \"asgd\"]\n"
                                       "[report]\nrows = \"algo\"\ntarget = 0.5\n"
-                                      "loss_epochs = [0.5, 1]\n";
+                                      "loss_epochs = [0.5, 1]\naccuracy_epochs = [0.5, 1]\n";
   testing::CliResult r = run_dsgd("sweep " + (dir / "four.toml").string() + " --jobs 2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // Two jobs share the cores this process may use (one each on a 2-core machine).
@@ -212,6 +214,7 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
     std::vector<double> finals;
     std::vector<double> bests;
     std::vector<double> half_losses, end_losses;  // training loss at epochs 0.5 and 1
+    std::vector<double> half_accs, end_accs;      // test accuracy there
     for (const char* seed : {"1", "2"}) {
       const fs::path run = out / (std::string("algo=") + algo) / (std::string("seed=") + seed);
       ASSERT_TRUE(fs::exists(run / "summary.json")) << run;
@@ -228,6 +231,8 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
       ASSERT_EQ(metrics.size(), 3u);  // a header and two evaluations, at epochs 0.5 and 1
       half_losses.push_back(std::stod(metrics[1][column("train_loss")]));
       end_losses.push_back(std::stod(metrics[2][column("train_loss")]));
+      half_accs.push_back(std::stod(metrics[1][column("test_acc")]));
+      end_accs.push_back(std::stod(metrics[2][column("test_acc")]));
     }
     r = run_dsgd("report " + out.string() + (testing::have_gnuplot() ? "" : " --no-plots"));
     ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -249,6 +254,13 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
                                       half.std, end.mean, end.std)),
               std::string::npos)
         << losses;
+    // And accuracy_epochs: each one's test accuracy.
+    const std::string accs = report.substr(report.find("## Test accuracy by epoch"));
+    const SeedStats half_acc = seed_stats(half_accs), end_acc = seed_stats(end_accs);
+    EXPECT_NE(accs.find(fmt::format("| {} | {:.4f} ± {:.4f} | {:.4f} ± {:.4f} |", algo,
+                                    half_acc.mean, half_acc.std, end_acc.mean, end_acc.std)),
+              std::string::npos)
+        << accs;
   }
   const std::string csv = read_file(out / "report.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);  // header and two configurations
@@ -809,41 +821,63 @@ std::string report_of_sweep(const fs::path& dir, const std::vector<std::string>&
   return read_file(dir / "report.md");
 }
 
-// The table of training loss by epoch: each configuration's loss at its first evaluation at or
-// after each epoch the spec names, mean ± std over the seeds, "(k/n)" where only k of its n seeds
-// (queued ones counted) got there, "-" where none did. Hand-computed from the rows below.
-TEST(Report, TrainingLossByEpochIsEachSeedsFirstEvaluationAtOrAfterIt) {
+// The tables by epoch, of training loss and of test accuracy: each configuration's value at its
+// first evaluation at or after each epoch the spec names, mean ± std over the seeds, "(k/n)" where
+// only k of its n seeds (queued ones counted) got there, "-" where none did. Hand-computed from
+// the rows below.
+TEST(Report, TablesByEpochTakeEachSeedsFirstEvaluationAtOrAfterIt) {
   const fs::path dir = fresh_dir("report_loss");
-  auto run_with_losses = [&](const std::string& run, const std::string& status,
-                             const std::vector<std::pair<double, double>>& epoch_loss) {
+  struct Evaluation {
+    double epoch, loss, accuracy;
+  };
+  auto run_with = [&](const std::string& run, const std::string& status,
+                      const std::vector<Evaluation>& evaluations) {
     fake_run(dir / run, status, 0.5, {});
     std::ofstream metrics(dir / run / "metrics.csv");
     metrics << "epoch,updates,sim_time,train_loss,test_acc\n";
-    for (const auto& [epoch, loss] : epoch_loss) {
-      metrics << epoch << ",1,1," << loss << ",0.5\n";
+    for (const Evaluation& e : evaluations) {
+      metrics << e.epoch << ",1,1," << e.loss << "," << e.accuracy << "\n";
     }
   };
-  run_with_losses("a/1", "ok", {{1, 2.0}, {2, 1.5}, {3, 1.0}});
-  run_with_losses("a/2", "ok", {{1, 2.2}, {2, 1.3}, {3, 0.8}});
-  run_with_losses("b/1", "ok", {{1.5, 1.9}, {3, 0.9}});
-  run_with_losses("b/2", "running", {{1.5, 2.1}});
-  run_with_losses("c/1", "ok", {{1, 2.4}, {2, 2.0}, {3, 1.6}});
+  run_with("a/1", "ok", {{1, 2.0, 0.50}, {2, 1.5, 0.60}, {3, 1.0, 0.70}});
+  run_with("a/2", "ok", {{1, 2.2, 0.40}, {2, 1.3, 0.62}, {3, 0.8, 0.74}});
+  run_with("b/1", "ok", {{1.5, 1.9, 0.55}, {3, 0.9, 0.71}});
+  run_with("b/2", "running", {{1.5, 2.1, 0.45}});
+  run_with("c/1", "ok", {{1, 2.4, 0.30}, {2, 2.0, 0.40}, {3, 1.6, 0.50}});
   const std::vector<std::string> runs = {"a/1", "a/2", "b/1", "b/2", "c/1", "c/2"};
-  const std::string report = report_of_sweep(dir, runs, {{"loss_epochs", {1, 2.5, 3}}});
-  ASSERT_NE(report.find("| config | epoch 1 | epoch 2.5 | epoch 3 |"), std::string::npos) << report;
+  const std::string report =
+      report_of_sweep(dir, runs, {{"loss_epochs", {1, 2.5, 3}}, {"accuracy_epochs", {1, 2.5, 3}}});
+  const size_t accuracy_table = report.find("## Test accuracy by epoch");
+  ASSERT_NE(accuracy_table, std::string::npos) << report;
+  const std::string losses = report.substr(0, accuracy_table);
+  const std::string accuracies = report.substr(accuracy_table);
+  ASSERT_NE(losses.find("| config | epoch 1 | epoch 2.5 | epoch 3 |"), std::string::npos) << report;
+  ASSERT_NE(accuracies.find("| config | epoch 1 | epoch 2.5 | epoch 3 |"), std::string::npos)
+      << report;
   // a: 2.0 and 2.2 (2.1 ± 0.1414); at 2.5 the evaluations at 3: 1.0 and 0.8 (0.9 ± 0.1414).
-  EXPECT_NE(report.find("| a | 2.1000 ± 0.1414 | 0.9000 ± 0.1414 | 0.9000 ± 0.1414 |"),
+  EXPECT_NE(losses.find("| a | 2.1000 ± 0.1414 | 0.9000 ± 0.1414 | 0.9000 ± 0.1414 |"),
+            std::string::npos)
+      << report;
+  // Its accuracies: 0.50 and 0.40 (0.45 ± 0.0707); at 2.5 and 3, 0.70 and 0.74 (0.72 ± 0.0283).
+  EXPECT_NE(accuracies.find("| a | 0.4500 ± 0.0707 | 0.7200 ± 0.0283 | 0.7200 ± 0.0283 |"),
             std::string::npos)
       << report;
   // b: at epoch 1 both seeds' first evaluation is at 1.5 (1.9, 2.1); at 2.5 and 3 only seed 1's.
-  EXPECT_NE(report.find("| b | 2.0000 ± 0.1414 | 0.9000 (1/2) | 0.9000 (1/2) |"), std::string::npos)
+  EXPECT_NE(losses.find("| b | 2.0000 ± 0.1414 | 0.9000 (1/2) | 0.9000 (1/2) |"), std::string::npos)
+      << report;
+  EXPECT_NE(accuracies.find("| b | 0.5000 ± 0.0707 | 0.7100 (1/2) | 0.7100 (1/2) |"),
+            std::string::npos)
       << report;
   // c: its second seed is queued, so one seed of two at every epoch.
-  EXPECT_NE(report.find("| c | 2.4000 (1/2) | 1.6000 (1/2) | 1.6000 (1/2) |"), std::string::npos)
+  EXPECT_NE(losses.find("| c | 2.4000 (1/2) | 1.6000 (1/2) | 1.6000 (1/2) |"), std::string::npos)
       << report;
-  // Without loss_epochs, no such table.
-  EXPECT_EQ(report_of_sweep(dir, runs, nlohmann::json::object()).find("Training loss by epoch"),
-            std::string::npos);
+  EXPECT_NE(accuracies.find("| c | 0.3000 (1/2) | 0.5000 (1/2) | 0.5000 (1/2) |"),
+            std::string::npos)
+      << report;
+  // Without the keys, no such tables.
+  const std::string bare = report_of_sweep(dir, runs, nlohmann::json::object());
+  EXPECT_EQ(bare.find("Training loss by epoch"), std::string::npos);
+  EXPECT_EQ(bare.find("Test accuracy by epoch"), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -76,6 +76,7 @@ std::string write_report(const ReportOptions& options) {
   if (!layout.columns.empty() && !layout.rows.empty()) md += pivot_section(experiment, layout);
   md += drops_section(experiment, layout);
   md += loss_section(experiment);
+  md += accuracy_section(experiment);
   md += targets_section(experiment, layout);
   md += clusters_section(before_retiming, targets, layout, options);
   md += published_section(experiment);

@@ -33,8 +33,11 @@ std::string pivot_section(const Experiment& experiment, const Layout& layout);
 std::string drops_section(const Experiment& experiment, const Layout& layout);
 
 // With `[report] loss_epochs`: each configuration's training loss at its first evaluation at or
-// after each of those epochs, mean ± std over its seeds (report_loss.cpp); "" otherwise.
+// after each of those epochs, mean ± std over its seeds (report_by_epoch.cpp); "" otherwise.
 std::string loss_section(const Experiment& experiment);
+
+// With `[report] accuracy_epochs`: the same table of test accuracy (report_by_epoch.cpp).
+std::string accuracy_section(const Experiment& experiment);
 
 // With `[report] accuracy_targets`: each configuration's time to reach each of those test
 // accuracies, on the report's clock, with its epoch and its ratio to the target configuration's

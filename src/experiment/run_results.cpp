@@ -69,6 +69,9 @@ void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& ex
   if (layout.loss_epochs.empty()) {
     layout.loss_epochs = report.value("loss_epochs", std::vector<double>{});
   }
+  if (layout.accuracy_epochs.empty()) {
+    layout.accuracy_epochs = report.value("accuracy_epochs", std::vector<double>{});
+  }
   if (layout.accuracy_targets.empty()) {
     layout.accuracy_targets = report.value("accuracy_targets", std::vector<double>{});
   }

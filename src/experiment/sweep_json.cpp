@@ -42,6 +42,7 @@ void write_sweep_json(const SweepSpec& spec) {
                             {"target_config", spec.report.target_config},
                             {"key_dimensions", spec.report.key_dimensions},
                             {"loss_epochs", spec.report.loss_epochs},
+                            {"accuracy_epochs", spec.report.accuracy_epochs},
                             {"accuracy_targets", spec.report.accuracy_targets},
                             {"drops_from", spec.report.drops_from},
                             {"published", published_json(spec.report.published)}}},

@@ -137,6 +137,13 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
             layout.loss_epochs);
         continue;
       }
+      if (name == "accuracy_epochs") {
+        read_increasing(
+            node, source, std::numeric_limits<double>::infinity(),
+            "report.accuracy_epochs must be a list of increasing epochs > 0, e.g. [10, 20, 40, 80]",
+            layout.accuracy_epochs);
+        continue;
+      }
       if (name == "accuracy_targets") {
         read_increasing(node, source, 1.0,
                         "report.accuracy_targets must be a list of increasing test accuracies "
@@ -173,7 +180,7 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
       } else {
         fail(source, "unknown key report." + name +
                          " (known: title, notes, rows, columns, target, published, loss_epochs, "
-                         "accuracy_targets, drops_from)");
+                         "accuracy_epochs, accuracy_targets, drops_from)");
       }
     }
   }

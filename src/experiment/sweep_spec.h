@@ -52,6 +52,8 @@ struct ReportLayout {
   // Epochs at which the report tables each configuration's training loss (its first evaluation at
   // or after each), increasing; empty: no such table.
   std::vector<double> loss_epochs;
+  // Epochs at which the report tables each configuration's test accuracy, likewise.
+  std::vector<double> accuracy_epochs;
   // Test accuracies at which the report tables each configuration's time to reach them,
   // increasing; empty: no such table.
   std::vector<double> accuracy_targets;
