@@ -881,6 +881,37 @@ TEST(Report, TablesByEpochTakeEachSeedsFirstEvaluationAtOrAfterIt) {
   fs::remove_all(dir);
 }
 
+// A seed still going has moved only part of its bytes and clock: once another seed of its
+// configuration has ended, the means over seeds (here the simulated time) are the ended seeds'
+// alone; a configuration with no ended seed shows how far its running ones got. A stopped run's
+// epoch is shown to two decimals.
+TEST(Report, ASeedStillGoingIsLeftOutOfTheEndedSeedsMeans) {
+  const fs::path dir = fresh_dir("report_going");
+  fake_run(dir / "part/1", "ok", 0.79, {{1, 10, 100, 0.70}, {2, 20, 200, 0.79}});
+  fake_run(dir / "part/2", "interrupted", 0.50, {{1, 10, 50, 0.50}});
+  fake_run(dir / "alone/1", "running", 0.60, {{1, 10, 90, 0.60}});
+  for (const auto& [run, epochs] :
+       std::vector<std::pair<std::string, double>>{{"part/2", 1.23456}, {"alone/1", 1.0}}) {
+    nlohmann::json summary = nlohmann::json::parse(read_file(dir / run / "summary.json"));
+    summary["epochs"] = epochs;
+    std::ofstream(dir / run / "summary.json") << summary.dump();
+  }
+  const std::string report =
+      report_of_sweep(dir, {"part/1", "part/2", "alone/1"}, nlohmann::json::object());
+  EXPECT_NE(report.find("| part | 2 | 0.7900, 0.5000 (interrupted, epoch 1.23) |"),
+            std::string::npos)
+      << report;
+  const auto csv = testing::read_csv(dir / "report.csv");
+  ASSERT_EQ(csv.size(), 3u) << report;  // a header and two configurations
+  const size_t sim_time = std::find(csv[0].begin(), csv[0].end(), "sim_time") - csv[0].begin();
+  ASSERT_LT(sim_time, csv[0].size()) << report;
+  EXPECT_EQ(csv[1][0], "part");
+  EXPECT_DOUBLE_EQ(std::stod(csv[1][sim_time]), 200.0);  // not (200 + 50) / 2
+  EXPECT_EQ(csv[2][0], "alone");
+  EXPECT_DOUBLE_EQ(std::stod(csv[2][sim_time]), 90.0);
+  fs::remove_all(dir);
+}
+
 // The table of time to each test accuracy, hand-computed: each configuration's first evaluation
 // at or above each target, the mean over the seeds that reached it of its seconds and epoch, and
 // that time over the reference's (ref) at the same target; "(k/n)" where only k seeds got there,

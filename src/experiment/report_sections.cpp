@@ -90,6 +90,11 @@ std::string table_intro(const Layout& layout, const std::vector<Row>& rows) {
   if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.sim_time; })) {
     md << "Simulated time: at the last evaluation, mean over seeds. ";
   }
+  if (std::any_of(rows.begin(), rows.end(), [](const Row& r) {
+        return r.staleness || r.gap || r.sim_time || !r.traffic.empty();
+      })) {
+    md << "A seed still going is left out of these means once another seed has ended. ";
+  }
   return md.str() + "\n\n";
 }
 

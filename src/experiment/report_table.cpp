@@ -73,13 +73,20 @@ Row summarise(const Configuration& c, double target) {
   std::vector<double> staleness, gap, sim_time, seconds;
   std::map<std::string, std::vector<double>> traffic;
   std::vector<Reached> reached;
+  // A seed still going has moved part of its bytes and clock: the means are the ended seeds'
+  // once one has ended, and the running ones' (how far they got) only while none has.
+  const bool any_ended = std::any_of(c.runs.begin(), c.runs.end(), [](const RunResult& run) {
+    return !run.status.empty() && !unfinished(run);
+  });
   for (const auto& run : c.runs) {
     if (run.status.empty()) continue;
-    if (auto s = last_metric(run, "staleness_mean")) staleness.push_back(*s);
-    if (auto g = last_metric(run, "gap_rms")) gap.push_back(*g);
-    if (auto t = last_metric(run, "sim_time")) sim_time.push_back(*t);
-    if (auto t = last_metric(run, "seconds")) seconds.push_back(*t);
-    for (const auto& [key, value] : run.traffic) traffic[key].push_back(value);
+    if (!any_ended || !unfinished(run)) {
+      if (auto s = last_metric(run, "staleness_mean")) staleness.push_back(*s);
+      if (auto g = last_metric(run, "gap_rms")) gap.push_back(*g);
+      if (auto t = last_metric(run, "sim_time")) sim_time.push_back(*t);
+      if (auto t = last_metric(run, "seconds")) seconds.push_back(*t);
+      for (const auto& [key, value] : run.traffic) traffic[key].push_back(value);
+    }
     if (target > 0.0) {
       ++row.with_metrics;
       if (auto r = time_to_target(run, target)) {
@@ -152,7 +159,9 @@ std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
     } else if (unfinished(run) && run.epochs <= 0) {
       one = fmt::format("- ({}, no evaluation yet)", run.status);
     } else if (unfinished(run)) {
-      one = fmt::format("{:.4f} ({}, epoch {:g})", run.*field, run.status, run.epochs);
+      // Two decimals: a stopped run's epoch is a fraction (6.05641), a finished evaluation's not.
+      one = fmt::format("{:.4f} ({}, epoch {:g})", run.*field, run.status,
+                        std::round(run.epochs * 100.0) / 100.0);
     }
     out += (out.empty() ? "" : ", ") + one;
   }
