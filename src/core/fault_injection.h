@@ -5,12 +5,12 @@
 //   ENOSPC, EROFS              the point's file write fails with that error (a full disk, a
 //                              read-only folder: as root, chmod does not stop a write).
 // Points: setup (the data read, before training), timing (a step timed to choose the compute
-// format, before training), training (an update; on an MPI worker rank, a
-// gradient computed), evaluation (its start), checkpoint (between writing a checkpoint and moving
-// it into place; a write fault fails the write itself), metrics (a row of metrics.csv), report (a
-// report's markdown), figure (a figure being drawn), sweep (a sweep looking at its runs, every 0.1
-// s). Under MPI, DSGD_FAULT_RANK = R keeps the fault to rank R. Unset, as in every real run, a
-// point costs one getenv in the process's life.
+// format, before training), training (an update; on an MPI worker rank, a gradient computed),
+// evaluation (its start), checkpoint (between writing a checkpoint and moving it into place; a
+// write fault fails the write itself), metrics (a row of metrics.csv), report (a report's
+// markdown), figure (a figure being drawn), sweep (a sweep looking at its runs, every 0.1 s). Under
+// MPI, DSGD_FAULT_RANK = R keeps the fault to rank R. Unset, as in every real run, a point costs
+// one getenv in the process's life.
 #pragma once
 
 namespace dsgd {
