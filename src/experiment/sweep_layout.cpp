@@ -130,18 +130,11 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
         read_published(*node.as_table(), source, spec);
         continue;
       }
-      if (name == "loss_epochs") {
+      if (name == "loss_epochs" || name == "accuracy_epochs") {
         read_increasing(
             node, source, std::numeric_limits<double>::infinity(),
-            "report.loss_epochs must be a list of increasing epochs > 0, e.g. [10, 20, 40, 80]",
-            layout.loss_epochs);
-        continue;
-      }
-      if (name == "accuracy_epochs") {
-        read_increasing(
-            node, source, std::numeric_limits<double>::infinity(),
-            "report.accuracy_epochs must be a list of increasing epochs > 0, e.g. [10, 20, 40, 80]",
-            layout.accuracy_epochs);
+            "report." + name + " must be a list of increasing epochs > 0, e.g. [10, 20, 40, 80]",
+            name == "loss_epochs" ? layout.loss_epochs : layout.accuracy_epochs);
         continue;
       }
       if (name == "accuracy_targets") {
