@@ -884,7 +884,8 @@ TEST(Report, TablesByEpochTakeEachSeedsFirstEvaluationAtOrAfterIt) {
 // A seed still going has moved only part of its bytes and clock: once another seed of its
 // configuration has ended, the means over seeds (here the simulated time) are the ended seeds'
 // alone; a configuration with no ended seed shows how far its running ones got. A stopped run's
-// epoch is shown to two decimals.
+// epoch is shown to two decimals. A time reference with a seed still going has no final accuracy
+// yet, and the table says so.
 TEST(Report, ASeedStillGoingIsLeftOutOfTheEndedSeedsMeans) {
   const fs::path dir = fresh_dir("report_going");
   fake_run(dir / "part/1", "ok", 0.79, {{1, 10, 100, 0.70}, {2, 20, 200, 0.79}});
@@ -909,6 +910,22 @@ TEST(Report, ASeedStillGoingIsLeftOutOfTheEndedSeedsMeans) {
   EXPECT_DOUBLE_EQ(std::stod(csv[1][sim_time]), 200.0);  // not (200 + 50) / 2
   EXPECT_EQ(csv[2][0], "alone");
   EXPECT_DOUBLE_EQ(std::stod(csv[2][sim_time]), 90.0);
+  // With "part" as the time reference, its final accuracy is not known while a seed runs: the
+  // time-to-target cells are "-", and the table's text says why.
+  const std::string with_reference =
+      report_of_sweep(dir, {"part/1", "part/2", "alone/1"}, {{"target_config", "part"}});
+  EXPECT_NE(with_reference.find("| time to part's final acc |"), std::string::npos)
+      << with_reference;
+  EXPECT_NE(with_reference.find("\"-\" stands where it has no final accuracy yet (a seed of it "
+                                "still going, or one that did not end ok)"),
+            std::string::npos)
+      << with_reference;
+  const auto with_reference_csv = testing::read_csv(dir / "report.csv");
+  const size_t target_epoch =
+      std::find(with_reference_csv[0].begin(), with_reference_csv[0].end(), "target_epoch") -
+      with_reference_csv[0].begin();
+  ASSERT_LT(target_epoch, with_reference_csv[0].size());
+  EXPECT_EQ(with_reference_csv[1][target_epoch], "");
   fs::remove_all(dir);
 }
 

@@ -76,7 +76,8 @@ std::string table_intro(const Layout& layout, const std::vector<Row>& rows) {
         layout.target_name(),
         layout.relative_target()
             ? fmt::format("; the reference is the {} {} with the same other labels, or the only "
-                          "one",
+                          "one, and \"-\" stands where it has no final accuracy yet (a seed of "
+                          "it still going, or one that did not end ok)",
                           layout.rows, layout.target_config)
             : "");
   }
