@@ -904,7 +904,13 @@ TEST(Report, ASeedStillGoingIsLeftOutOfTheEndedSeedsMeans) {
       << report;
   const auto csv = testing::read_csv(dir / "report.csv");
   ASSERT_EQ(csv.size(), 3u) << report;  // a header and two configurations
-  const size_t sim_time = std::find(csv[0].begin(), csv[0].end(), "sim_time") - csv[0].begin();
+  // The index of a CSV column by its header's name (the header's size where it has none).
+  const auto column = [](const std::vector<std::vector<std::string>>& table,
+                         const std::string& name) {
+    return static_cast<size_t>(std::find(table[0].begin(), table[0].end(), name) -
+                               table[0].begin());
+  };
+  const size_t sim_time = column(csv, "sim_time");
   ASSERT_LT(sim_time, csv[0].size()) << report;
   EXPECT_EQ(csv[1][0], "part");
   EXPECT_DOUBLE_EQ(std::stod(csv[1][sim_time]), 200.0);  // not (200 + 50) / 2
@@ -921,9 +927,7 @@ TEST(Report, ASeedStillGoingIsLeftOutOfTheEndedSeedsMeans) {
             std::string::npos)
       << with_reference;
   const auto with_reference_csv = testing::read_csv(dir / "report.csv");
-  const size_t target_epoch =
-      std::find(with_reference_csv[0].begin(), with_reference_csv[0].end(), "target_epoch") -
-      with_reference_csv[0].begin();
+  const size_t target_epoch = column(with_reference_csv, "target_epoch");
   ASSERT_LT(target_epoch, with_reference_csv[0].size());
   EXPECT_EQ(with_reference_csv[1][target_epoch], "");
   fs::remove_all(dir);
