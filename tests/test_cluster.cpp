@@ -751,7 +751,8 @@ TEST(ClusterCli, ARunRecordedUnderAnEarlierClockReadsAsMadeNow) {
 // With a cluster, a report's time-to-target ratio is taken in seconds on it: an asynchronous run
 // made on the cluster and a synchronous one re-timed on it count their simulated time in
 // different units (the first at the cluster's link prices, the second at its own link keys).
-// Its figures draw time in seconds too, from the first finished run on.
+// Its figures draw time in seconds too, from the first finished run on; a run started and not
+// evaluated yet is shown as such.
 TEST(ClusterCli, ATimeRatioOnAClusterIsInSeconds) {
   const fs::path table = write_table("cluster_ratio", std::string(kTable) + kTinyHosts);
   const fs::path dir = table.parent_path();
@@ -811,11 +812,25 @@ target = "ssgd"
     EXPECT_NEAR(std::stod(last_point), last_seconds, 1e-6 * last_seconds) << block;
   }
 
+  // ssgd started and killed at its first evaluation, as a machine lost then leaves it: a run
+  // with no row yet, which the report on the cluster shows as such rather than refusing.
+  ::setenv("DSGD_FAULT", "evaluation:SIGKILL", 1);
+  swept = run_dsgd("sweep " + (dir / "ratio.sweep.toml").string() + " --only ssgd_p4/seed1");
+  ::unsetenv("DSGD_FAULT");
+  ASSERT_TRUE(fs::exists(dir / "runs" / "ssgd_p4" / "seed1" / "summary.json")) << swept.output;
+  ASSERT_FALSE(fs::exists(dir / "runs" / "ssgd_p4" / "seed1" / "metrics.csv")) << swept.output;
+  CliResult r = run_dsgd("report " + (dir / "runs").string() + " --no-plots --out " +
+                         (dir / "started.md").string() + " --cluster tiny-hosts --cluster-file " +
+                         table.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(read_file(dir / "started.md").find("no evaluation yet"), std::string::npos)
+      << read_file(dir / "started.md");
+
   swept = run_dsgd("sweep " + (dir / "ratio.sweep.toml").string());
   ASSERT_EQ(swept.exit_code, 0) << swept.output;
-  CliResult r = run_dsgd("report " + (dir / "runs").string() + " --no-plots --out " +
-                         (dir / "report.md").string() + " --cluster tiny-hosts --cluster-file " +
-                         table.string());
+  r = run_dsgd("report " + (dir / "runs").string() + " --no-plots --out " +
+               (dir / "report.md").string() + " --cluster tiny-hosts --cluster-file " +
+               table.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(read_file(dir / "report.md")
                 .find("time to it / ssgd's (seconds on the cluster / "

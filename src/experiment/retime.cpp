@@ -145,7 +145,8 @@ void retime_on_cluster(Experiment& experiment, const std::string& cluster,
   if (!device.empty() && device != "measured") table.device(device);
   for (Configuration& configuration : experiment.configurations) {
     for (RunResult& run : configuration.runs) {
-      if (!run.status.empty()) retime_run(run, table, cluster, device);
+      // A run started but not evaluated yet has no row to re-time; it reads as such.
+      if (!run.status.empty() && !run.metrics.empty()) retime_run(run, table, cluster, device);
     }
   }
 }
