@@ -19,11 +19,14 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
      "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
      "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
      "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
      "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+     "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "test accuracy against time on the cluster"
 set xlabel "time on the cluster (hours)"
 set ylabel "test accuracy"
@@ -36,13 +39,16 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -55,13 +61,16 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "training loss against time on the cluster"
 set xlabel "time on the cluster (hours)"
 set ylabel "training loss"
@@ -74,13 +83,16 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 27 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 26 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 27 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "time on the cluster (hours)"
@@ -93,13 +105,16 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 33 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 34 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 33 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 34 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 34 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 35 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 36 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 37 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 37 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 38 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 39 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -112,12 +127,15 @@ set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 35 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 36 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 37 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 38 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 39 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 40 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 40 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 41 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 41 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 42 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 43 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 44 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 44 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 45 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 46 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -130,12 +148,15 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 41 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 42 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 43 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 44 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 45 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 46 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 47 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 48 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 48 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 49 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 50 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 51 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 51 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 52 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 53 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
@@ -155,11 +176,14 @@ set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "all.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
      "all.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      "all.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
      "all.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
      "all.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
      "all.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+     "all.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "test accuracy against time on the cluster"
 set xlabel "time on the cluster (hours)"
 set ylabel "test accuracy"
@@ -172,13 +196,16 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 13 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -191,13 +218,16 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 21 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "training loss against time on the cluster"
 set xlabel "time on the cluster (hours)"
 set ylabel "training loss"
@@ -210,13 +240,16 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 27 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 26 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 27 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 29 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "time on the cluster (hours)"
@@ -229,13 +262,16 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
-     "all.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 33 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 34 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
+     "all.dat" index 33 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 34 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 34 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 35 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 36 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 37 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 37 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 38 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 39 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -248,12 +284,15 @@ set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 35 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 36 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 37 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 38 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 39 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 40 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 40 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 41 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 41 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 42 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 43 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 44 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 44 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 45 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 46 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -266,11 +305,14 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "all.dat" index 41 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
-     "all.dat" index 42 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
-     "all.dat" index 43 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
-     "all.dat" index 44 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
-     "all.dat" index 45 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
-     "all.dat" index 46 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32"
+plot "all.dat" index 47 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
+     "all.dat" index 48 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "all.dat" index 48 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "kavg K=8", \
+     "all.dat" index 49 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "kavg K=8 lr x1", \
+     "all.dat" index 50 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "hier-avg S=4 K1=2 K2=8", \
+     "all.dat" index 51 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
+     "all.dat" index 51 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "hier-avg S=4 K1=2 K2=32", \
+     "all.dat" index 52 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#56b4e9" title "kavg K=32", \
+     "all.dat" index 53 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#777777" title "hier-avg S=8 K1=2 K2=32"
 unset multiplot
 set output
