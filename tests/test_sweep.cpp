@@ -480,13 +480,38 @@ TEST(Plots, TimeAxesAreSecondsOnAClusterInAReadableUnit) {
   EXPECT_EQ(mixed[1].curves[0].x, (std::vector<double>{100.0, 200.0}));
   EXPECT_DOUBLE_EQ(mixed[4].curves[0].mean.back(), 200.0);
   EXPECT_FALSE(mixed[4].log_y);  // 200 against 200: one scale
+  EXPECT_EQ(mixed[1].log_x_base, 0);
 
   // A line whose times are more than ten times another's (a single worker beside sixteen): the
   // time to each accuracy on a logarithmic axis, lest the slowest flatten the others.
   RunResult slow = unpriced;
   slow.metrics["sim_time"] = {1100.0, 2100.0};
   const Configuration single{{{"algo", "sgd"}}, {slow}, 0};
-  EXPECT_TRUE(curve_panels({&other, &single}, name)[4].log_y);
+  const std::vector<Panel> apart = curve_panels({&other, &single}, name);
+  EXPECT_TRUE(apart[4].log_y);
+  // And accuracy and loss against time on a logarithmic time axis, for the same reason.
+  EXPECT_EQ(apart[1].log_x_base, 10);
+  EXPECT_EQ(apart[3].log_x_base, 10);
+  EXPECT_EQ(apart[0].log_x_base, 0);  // epochs stay linear
+}
+
+// A logarithmic time axis: base 10 with gnuplot's own marks, and a point at time zero (which it
+// cannot place) left out rather than failing the figure.
+TEST(Plots, TimesThatDifferTenfoldAreDrawnOnALogarithmicAxis) {
+  if (!testing::have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed";
+  const fs::path dir = fresh_dir("plots_log_time");
+  fs::create_directories(dir);
+  const Curve fast{"ssgd", {0.0, 0.1, 0.2}, {0.1, 0.5, 0.6}, {0.1, 0.5, 0.6}, {0.1, 0.5, 0.6}};
+  const Curve slow{"sgd", {1.0, 2.0}, {0.55, 0.65}, {0.55, 0.65}, {0.55, 0.65}};
+  Panel panel{"test accuracy against time", "hours", "test accuracy", false, {fast, slow}};
+  panel.log_x_base = 10;
+  draw_figure((dir / "time").string(), "time", {panel});
+  const std::string script = read_file(dir / "time.gp");
+  EXPECT_NE(script.find("set logscale x 10\nset xtics autofreq"), std::string::npos) << script;
+  const std::string data = read_file(dir / "time.dat");
+  EXPECT_EQ(data.find("\n0 0.1 "), std::string::npos) << data;
+  EXPECT_NE(data.find("\n0.1 0.5 "), std::string::npos) << data;
+  fs::remove_all(dir);
 }
 
 TEST(SweepCli, AnInterruptedSweepFinishesOnlyWhatWasLeft) {

@@ -173,6 +173,7 @@ void draw_figure(const std::string& base, const std::string& title,
       for (size_t i = 0; i < curve.x.size(); ++i) {
         if (std::isnan(curve.x[i]) || std::isnan(curve.mean[i])) continue;
         if (panel.log_y && !(curve.low[i] > 0.0)) continue;
+        if (panel.log_x_base != 0 && !(curve.x[i] > 0.0)) continue;
         points << fmt::format("{} {} {} {}\n", curve.x[i], curve.mean[i], curve.low[i],
                               curve.high[i]);
         lowest_x = std::min(lowest_x, curve.x[i]);
@@ -208,14 +209,19 @@ void draw_figure(const std::string& base, const std::string& title,
     plots << "set xlabel " << quoted(panel.x_label) << "\n";
     plots << "set ylabel " << quoted(panel.y_label) << "\n";
     // Points on the frame are half hidden by it: a margin inside the autoscaled ranges, above and
-    // below, and left and right on a worker-count axis (elsewhere x starts at 0, where a margin
-    // would only add negative epochs).
-    const double x_margin = panel.log_x ? 0.04 : 0.0;
+    // below, and left and right on a logarithmic x axis (on a linear one x starts at 0, where a
+    // margin would only add negative epochs).
+    const double x_margin = panel.log_x_base != 0 ? 0.04 : 0.0;
     constexpr double kYMargin = 0.06;
     plots << (panel.log_y ? "set logscale y\nset ytics autofreq\nset format y \"%g\"\n"
                           : "unset logscale y\n" + linear_axis('y', lowest_y, highest_y, kYMargin));
-    plots << (panel.log_x ? "set logscale x 2\nset xtics 2\nset format x \"% h\"\n"
-                          : "unset logscale x\n" + linear_axis('x', lowest_x, highest_x, x_margin));
+    if (panel.log_x_base == 2) {
+      plots << "set logscale x 2\nset xtics 2\nset format x \"% h\"\n";
+    } else if (panel.log_x_base == 10) {
+      plots << "set logscale x 10\nset xtics autofreq\nset format x \"%g\"\n";
+    } else {
+      plots << "unset logscale x\n" + linear_axis('x', lowest_x, highest_x, x_margin);
+    }
     plots << "set key outside right top vertical\n";
     plots << fmt::format("set offsets graph {0}, graph {0}, graph {1}, graph {1}\n", x_margin,
                          kYMargin);

@@ -29,7 +29,9 @@ struct Panel {
   std::string y_label;
   bool log_y = false;
   std::vector<Curve> curves;
-  bool log_x = false;  // base 2: worker counts
+  // A logarithmic x axis: base 2 for worker counts (marks at 1, 2, 4, ...), base 10 for times
+  // that differ more than tenfold between lines; 0 for a linear one.
+  int log_x_base = 0;
 };
 
 // Writes base.png, base.svg, base.dat and base.gp. Throws Error when gnuplot is missing or fails,

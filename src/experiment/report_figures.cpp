@@ -104,6 +104,22 @@ Curve scaled(Curve curve, double x_scale, double y_scale) {
   return curve;
 }
 
+// Whether the lines' largest values of `series` differ more than tenfold (a single worker's times
+// beside sixteen learners'), where a linear axis would flatten every line but the largest.
+bool spans_tenfold(const std::vector<Curve>& curves, std::vector<double> Curve::*series) {
+  double shortest = INFINITY, longest = 0.0;  // of the lines' largest values
+  for (const Curve& curve : curves) {
+    double own = 0.0;
+    for (double v : curve.*series) {
+      if (!std::isnan(v)) own = std::max(own, v);
+    }
+    if (own <= 0.0) continue;
+    shortest = std::min(shortest, own);
+    longest = std::max(longest, own);
+  }
+  return longest > 10 * shortest;
+}
+
 // The time each configuration first reaches every test accuracy on a grid over the top quarter of
 // the best any run reached: where one target decides a comparison (time to the reference's final
 // accuracy), the curve shows whether a target a little higher or lower would have decided it
@@ -152,14 +168,7 @@ Panel time_to_accuracy(const std::vector<const Configuration*>& part, const Seri
     }
     panel.curves.push_back(scaled(std::move(curve), 1.0, clock.scale));
   }
-  double shortest = INFINITY, longest = 0.0;  // of the lines' longest times
-  for (const Curve& curve : panel.curves) {
-    if (curve.mean.empty()) continue;
-    const double own = *std::max_element(curve.mean.begin(), curve.mean.end());
-    shortest = std::min(shortest, own);
-    longest = std::max(longest, own);
-  }
-  panel.log_y = shortest > 0 && longest > 10 * shortest;
+  panel.log_y = spans_tenfold(panel.curves, &Curve::mean);
   return panel;
 }
 
@@ -215,6 +224,9 @@ std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
     panels[3].curves.push_back(
         scaled(seed_curve(*c, name(*c), clock.column, "train_loss"), clock.scale, 1.0));
   }
+  // As the time to each accuracy below: lines whose times differ more than tenfold on a
+  // logarithmic axis, lest the slowest flatten the others against the frame.
+  if (spans_tenfold(panels[1].curves, &Curve::x)) panels[1].log_x_base = panels[3].log_x_base = 10;
   if (any_metric(part, "test_acc")) panels.push_back(time_to_accuracy(part, name, clock));
   bool histograms = false;
   for (const auto* c : part) {
@@ -262,7 +274,7 @@ bool numeric_labels(const std::vector<const Configuration*>& group, const std::s
 Panel accuracy_against(const std::vector<const Configuration*>& group, const std::string& row,
                        const std::string& column, const PublishedFigures& published) {
   Panel panel{"final test accuracy against " + column, column, "final test accuracy", false, {}};
-  panel.log_x = true;
+  panel.log_x_base = 2;
   std::vector<std::string> rows;
   for (const auto* c : group) {
     const std::string r = label_of(c->labels, row);
