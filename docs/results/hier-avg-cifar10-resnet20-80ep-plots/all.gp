@@ -33,11 +33,11 @@ set ylabel "test accuracy"
 unset logscale y
 set ytics autofreq
 set format y "% h"
-unset logscale x
+set logscale x 10
 set xtics autofreq
-set format x "% h"
+set format x "%g"
 set key outside right top vertical
-set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
      "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
@@ -77,11 +77,11 @@ set ylabel "training loss"
 set logscale y
 set ytics autofreq
 set format y "%g"
-unset logscale x
+set logscale x 10
 set xtics autofreq
-set format x "% h"
+set format x "%g"
 set key outside right top vertical
-set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "all.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
      "all.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
@@ -190,11 +190,11 @@ set ylabel "test accuracy"
 unset logscale y
 set ytics autofreq
 set format y "% h"
-unset logscale x
+set logscale x 10
 set xtics autofreq
-set format x "% h"
+set format x "%g"
 set key outside right top vertical
-set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "all.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
      "all.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
@@ -234,11 +234,11 @@ set ylabel "training loss"
 set logscale y
 set ytics autofreq
 set format y "%g"
-unset logscale x
+set logscale x 10
 set xtics autofreq
-set format x "% h"
+set format x "%g"
 set key outside right top vertical
-set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "all.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "sgd n1", \
      "all.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd p16", \
