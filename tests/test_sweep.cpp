@@ -645,6 +645,23 @@ TEST(SweepCli, OnlyRunsTheNamedPoints) {
   EXPECT_EQ(run_status((out / "workers=3").string()), "ok");
   EXPECT_FALSE(fs::exists(out / "workers=2"));
   EXPECT_NE(read_file(out / "sweep.json").find("\"workers=2\""), std::string::npos);
+
+  // The spec's [report] edited after the sweep wrote sweep.json: the report follows sweep.json
+  // and says so, with the command that takes the new layout; running the finished point again
+  // (nothing to run) rewrites sweep.json, and the report then has the new table.
+  std::ofstream(spec, std::ios::app) << "[report]\nloss_epochs = [0.25]\n";
+  const std::string report =
+      "report " + out.string() + " --no-plots --out " + (dir / "r.md").string();
+  r = run_dsgd(report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("warning: the [report] of " + spec + " has changed"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(read_file(dir / "r.md").find("## Training loss by epoch"), std::string::npos);
+  ASSERT_EQ(run_dsgd("sweep " + spec + " --only workers=3").exit_code, 0);
+  r = run_dsgd(report);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("warning"), std::string::npos) << r.output;
+  EXPECT_NE(read_file(dir / "r.md").find("## Training loss by epoch"), std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "core/atomic_file.h"
@@ -46,6 +47,8 @@ std::string write_report(const ReportOptions& options) {
                         "run the same command again to write the whole report");
   };
   Experiment experiment = load_experiment(options.dirs);
+  for (const std::string& warning : experiment.warnings)
+    std::cerr << "warning: " << warning << "\n";
   reclock_synchronous_runs(experiment);
   const Experiment before_retiming = options.clusters.size() > 1 ? experiment : Experiment{};
   if (!options.clusters.empty()) {

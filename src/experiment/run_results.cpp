@@ -11,6 +11,7 @@
 #include <regex>
 
 #include "core/errors.h"
+#include "experiment/sweep_json.h"
 
 namespace dsgd {
 namespace {
@@ -32,6 +33,27 @@ void add_to(std::vector<Configuration>& configurations, RunResult run) {
 }
 
 void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& experiment);
+
+// The report follows the layout sweep.json recorded; a spec whose [report] was edited since (a
+// table or a drop added) would otherwise be ignored without a word. A spec that is gone, moved, or
+// no longer parses says nothing: the folder stands on its own.
+void warn_of_an_edited_report(const fs::path& dir, const nlohmann::json& sweep,
+                              Experiment& experiment) {
+  const std::string spec_path = sweep.value("spec", "");
+  if (spec_path.empty() || !fs::exists(spec_path)) return;
+  nlohmann::json now;
+  try {
+    now = report_layout_json(load_sweep_spec(spec_path).report);
+  } catch (const std::exception&) {
+    return;
+  }
+  if (now == sweep.at("report")) return;
+  experiment.warnings.push_back(fmt::format(
+      "the [report] of {} has changed since {} was written, and this report follows the old "
+      "one: run `dsgd sweep {} --out {}` (it runs nothing new once every run has finished; while "
+      "some run, add --only with a finished run's folder) to take the new one",
+      spec_path, (dir / "sweep.json").string(), spec_path, dir.string()));
+}
 
 void load_sweep(const fs::path& dir, Experiment& experiment) {
   try {
@@ -90,6 +112,7 @@ void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& ex
     }
   }
   if (!sweep.value("spec", "").empty()) experiment.specs.push_back(sweep.value("spec", ""));
+  warn_of_an_edited_report(dir, sweep, experiment);
   for (const auto& point : sweep.at("points")) {
     Labels labels;
     for (const auto& pair : point.at("labels")) {

@@ -65,6 +65,9 @@ struct Experiment {
   ReportLayout layout;
   std::vector<std::string> specs;  // the sweep specs the runs came from
   std::vector<Configuration> configurations;
+  // What a reader of the report must know that the tables cannot say: a sweep folder whose
+  // spec's [report] was edited after the sweep wrote it, so that the report follows the old one.
+  std::vector<std::string> warnings;
 };
 
 // Reads every run below `dirs`. A folder with sweep.json contributes its points in declared order

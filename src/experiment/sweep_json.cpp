@@ -24,6 +24,21 @@ nlohmann::json published_json(const PublishedFigures& published) {
 
 }  // namespace
 
+nlohmann::json report_layout_json(const ReportLayout& report) {
+  return {{"title", report.title},
+          {"notes", report.notes},
+          {"rows", report.rows},
+          {"columns", report.columns},
+          {"target", report.target},
+          {"target_config", report.target_config},
+          {"key_dimensions", report.key_dimensions},
+          {"loss_epochs", report.loss_epochs},
+          {"accuracy_epochs", report.accuracy_epochs},
+          {"accuracy_targets", report.accuracy_targets},
+          {"drops_from", report.drops_from},
+          {"published", published_json(report.published)}};
+}
+
 void write_sweep_json(const SweepSpec& spec) {
   nlohmann::json points = nlohmann::json::array();
   for (const auto& p : spec.points) {
@@ -33,19 +48,7 @@ void write_sweep_json(const SweepSpec& spec) {
   }
   nlohmann::json sweep = {{"base", spec.base_config},
                           {"dimensions", spec.dimensions},
-                          {"report",
-                           {{"title", spec.report.title},
-                            {"notes", spec.report.notes},
-                            {"rows", spec.report.rows},
-                            {"columns", spec.report.columns},
-                            {"target", spec.report.target},
-                            {"target_config", spec.report.target_config},
-                            {"key_dimensions", spec.report.key_dimensions},
-                            {"loss_epochs", spec.report.loss_epochs},
-                            {"accuracy_epochs", spec.report.accuracy_epochs},
-                            {"accuracy_targets", spec.report.accuracy_targets},
-                            {"drops_from", spec.report.drops_from},
-                            {"published", published_json(spec.report.published)}}},
+                          {"report", report_layout_json(spec.report)},
                           {"spec", spec.spec_path},
                           {"points", points}};
   fs::create_directories(spec.out);

@@ -3,10 +3,16 @@
 // every point's folder and labels. `dsgd report` (run_results.h) reads a sweep folder by it.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include "experiment/sweep_spec.h"
 
 namespace dsgd {
 
 void write_sweep_json(const SweepSpec& spec);
+
+// The report layout as sweep.json records it, so that a reader can tell whether a spec's
+// `[report]` is still the one its sweep folder was written with.
+nlohmann::json report_layout_json(const ReportLayout& report);
 
 }  // namespace dsgd
