@@ -59,6 +59,35 @@ TEST(Cli, BadInputExitsTwoWithoutRunFolder) {
   expect_bad_input("-c /nonexistent.toml", {"/nonexistent.toml"});
 }
 
+// `--resume` and `report` given a folder that holds no run: the message names the folder and what
+// it lacks, and the hint is about that command (not -c's config file); nothing is written.
+TEST(Cli, AFolderWithoutARunIsRefusedByName) {
+  fs::path empty = fresh_dir("no_run");
+  fs::create_directories(empty);
+  CliResult resume = run_dsgd("run --resume " + empty.string());
+  EXPECT_EQ(resume.exit_code, 2) << resume.output;
+  EXPECT_NE(
+      resume.output.find("'" + empty.string() + "' is not a run folder: it has no config.toml"),
+      std::string::npos)
+      << resume.output;
+  EXPECT_NE(resume.output.find("hint: give the folder a run wrote"), std::string::npos)
+      << resume.output;
+  EXPECT_EQ(resume.output.find("given to -c"), std::string::npos) << resume.output;
+
+  CliResult gone = run_dsgd("run --resume " + (empty / "gone").string());
+  EXPECT_EQ(gone.exit_code, 2) << gone.output;
+  EXPECT_NE(gone.output.find("is not a run folder: there is no such folder"), std::string::npos)
+      << gone.output;
+
+  // The error alone: no "report: " line for a report that was never written.
+  CliResult report = run_dsgd("report " + empty.string());
+  EXPECT_EQ(report.exit_code, 2) << report.output;
+  EXPECT_NE(report.output.find("dsgd: error: no runs in"), std::string::npos) << report.output;
+  EXPECT_EQ(report.output.find("report:"), std::string::npos) << report.output;
+  EXPECT_TRUE(fs::is_empty(empty));
+  fs::remove_all(empty);
+}
+
 // A run that cannot fit in memory says so before anything is allocated or written: a million
 // DANA-Slim workers on ResNet-20 would hold a terabyte (every worker's velocity and the server's
 // record of what it sent each). The estimate's parts and the key to change are named.

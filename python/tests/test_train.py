@@ -60,6 +60,12 @@ def test_a_misspelt_key_is_a_value_error_naming_it_and_the_closest_key():
         dsgd.train("lenet5-bn", "fashion-mnist", config={"timing.shape": -1}, progress=None)
 
 
+def test_resuming_a_folder_without_a_run_names_it(tmp_path):
+    with pytest.raises(dsgd.ConfigError, match="is not a run folder: it has no config.toml"):
+        dsgd.resume(tmp_path, progress=None)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_cpp_data_error_arrives_as_dsgd_data_error(tmp_path):
     with pytest.raises(dsgd.DataError, match="dataset folder not found") as error:
         dsgd.train("lenet5-bn", "fashion-mnist", data_dir=str(tmp_path / "missing"),

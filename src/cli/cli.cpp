@@ -262,7 +262,8 @@ int cli_main(int argc, char** argv) {
     if (*report) {
       report_options.plots = !no_plots;
       report_options.command = command_line(argc, argv);
-      std::cout << "report: " << write_report(report_options) << "\n";
+      const std::string written = write_report(report_options);  // before a word is printed
+      std::cout << "report: " << written << "\n";
       return 0;
     }
     if (!engine.empty()) overrides.push_back("engine=" + engine);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -95,6 +96,15 @@ std::optional<toml::table> read_config_file(const std::string& toml_path) {
 template <class Changes>
 RunConfig resume_with(const std::string& run_dir, const Changes& changes) {
   const std::string file = run_dir + "/config.toml";
+  // Said before reading, so that the message is about the run folder, not -c's config file.
+  if (!std::filesystem::is_regular_file(file)) {
+    throw ConfigError(
+        "'" + run_dir + "' is not a run folder: " +
+            (std::filesystem::is_directory(run_dir) ? "it has no config.toml"
+                                                    : "there is no such folder"),
+        "give the folder a run wrote, the one holding config.toml and checkpoint.pt (`dsgd run` "
+        "prints it as `results:`; a sweep's are <config>/seed<n>)");
+  }
   RunConfig config = load_config(file, changes);
   const RunConfig original = load_config(file, std::vector<std::string>{});
   // The choices first: what "auto" or a cluster resolved to is what the resume is compared with.
