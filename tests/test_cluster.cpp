@@ -268,7 +268,8 @@ source = "test"
   EXPECT_NE(prices.output.find("nvlink8-10g"), std::string::npos) << prices.output;
   const CliResult uneven = run_dsgd("list clusters --allreduce 16/3 --bytes 4");
   EXPECT_EQ(uneven.exit_code, 2) << uneven.output;
-  EXPECT_NE(uneven.output.find("expected WORKERS or WORKERS/GROUP"), std::string::npos)
+  EXPECT_NE(uneven.output.find("expected WORKERS or WORKERS/GROUP with GROUP dividing WORKERS"),
+            std::string::npos)
       << uneven.output;
 }
 

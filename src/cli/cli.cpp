@@ -176,7 +176,9 @@ int cli_main(int argc, char** argv) {
         int64_t workers = 0, group = 0;
         return parse_allreduce_shape(text, workers, group)
                    ? std::string()
-                   : std::string("expected WORKERS or WORKERS/GROUP, e.g. 16 or 16/4");
+                   : std::string(
+                         "expected WORKERS or WORKERS/GROUP with GROUP dividing "
+                         "WORKERS, e.g. 16 or 16/4");
       });
   list_cmd->add_option("--bytes", allreduce_bytes, "with --allreduce: the vector's bytes")
       ->check(CLI::PositiveNumber);
