@@ -72,7 +72,8 @@ TEST(Cli, AFolderWithoutARunIsRefusedByName) {
       << resume.output;
   EXPECT_NE(resume.output.find("hint: give the folder a run wrote"), std::string::npos)
       << resume.output;
-  EXPECT_EQ(resume.output.find("given to -c"), std::string::npos) << resume.output;
+  EXPECT_EQ(resume.output.find("check the path of the config file"), std::string::npos)
+      << resume.output;
 
   CliResult gone = run_dsgd("run --resume " + (empty / "gone").string());
   EXPECT_EQ(gone.exit_code, 2) << gone.output;

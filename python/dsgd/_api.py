@@ -93,6 +93,7 @@ def train(model: Any, train: Any, test: Any = None, *, algo: Optional[str] = Non
     it); DsgdError for anything else. A run that diverged or collapsed returns with its status
     and a RunStoppedWarning.
     """
+    _progress.check(progress)
     config_path = ""
     key_values: dict = {}
     if isinstance(config, dict):
@@ -120,6 +121,7 @@ def resume(path: PathLike, model: Any = None, *, progress: Optional[str] = "auto
     """Continues the run in `path` from its last checkpoint, exactly as `dsgd run --resume` does;
     keys that may change on resume (epochs, eval_every, threads, ...) as keyword arguments. With
     `model` (the module the run was started with), the trained weights are loaded into it."""
+    _progress.check(progress)
     key_values = {_key_name(k): v for k, v in keys.items()}
     outcome = _execute("", key_values, "", os.fspath(path), progress, on_evaluation)
     return _finish(outcome, model)

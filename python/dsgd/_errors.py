@@ -28,9 +28,15 @@ class ConfigError(DsgdError, ValueError):
     """Bad input, found before anything ran: an unknown key (named with the closest valid one), a
     value of the wrong type or out of range, a model that cannot train (exit code 2)."""
 
+    def __init__(self, message: str, hint: str = "", exit_code: int = 2) -> None:
+        super().__init__(message, hint, exit_code)
+
 
 class DataError(DsgdError, ValueError):
     """A dataset that cannot be read: missing, truncated or corrupt files (exit code 2)."""
+
+    def __init__(self, message: str, hint: str = "", exit_code: int = 2) -> None:
+        super().__init__(message, hint, exit_code)
 
 
 class DivergedError(DsgdError):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from typing import Any, Optional, Union
 
+from ._errors import ConfigError
+
 
 class Lines:
     def update(self, updates: int, total: int, epoch: float, lr: float, loss: float,
@@ -43,15 +45,30 @@ class Bar:
             self._bar.close()
 
 
+PROGRESS_CHOICES = ("auto", "bar", "lines")
+
+
+def check(progress: Union[str, bool, None]) -> None:
+    """Refuses a progress setting that is none of make()'s, before anything runs."""
+    if progress is None or isinstance(progress, bool) or progress in PROGRESS_CHOICES:
+        return
+    raise ConfigError(f"progress must be \"auto\", \"bar\", \"lines\" or None, not {progress!r}",
+                      "\"auto\" shows a tqdm bar where tqdm is installed and the CLI's lines "
+                      "elsewhere; None shows nothing")
+
+
 def make(progress: Union[str, bool, None]) -> Optional[Union[Bar, Lines]]:
     """progress: "auto" (a bar if tqdm is installed, else lines), "bar", "lines" or None."""
+    check(progress)
     if progress is None or progress is False:
         return None
-    if progress in ("auto", "bar", True):
-        try:
-            from tqdm.auto import tqdm
-            return Bar(tqdm)
-        except ImportError:
-            if progress == "bar":
-                raise
-    return Lines()
+    if progress == "lines":
+        return Lines()
+    try:
+        from tqdm.auto import tqdm
+    except ImportError as error:
+        if progress == "bar":
+            raise ImportError('progress="bar" needs tqdm (pip install tqdm); progress="lines" '
+                              "shows the CLI's lines instead") from error
+        return Lines()
+    return Bar(tqdm)

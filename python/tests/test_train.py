@@ -60,6 +60,13 @@ def test_a_misspelt_key_is_a_value_error_naming_it_and_the_closest_key():
         dsgd.train("lenet5-bn", "fashion-mnist", config={"timing.shape": -1}, progress=None)
 
 
+def test_a_progress_setting_that_is_none_of_the_choices_is_refused_before_the_run():
+    with pytest.raises(dsgd.ConfigError, match="progress must be .* not 'loud'") as error:
+        dsgd.train("lenet5-bn", "fashion-mnist", epochs=0.01, progress="loud")
+    assert error.value.exit_code == 2  # raised in Python, as the binding's ConfigErrors have it
+    assert not os.path.exists("runs")
+
+
 def test_resuming_a_folder_without_a_run_names_it(tmp_path):
     with pytest.raises(dsgd.ConfigError, match="is not a run folder: it has no config.toml"):
         dsgd.resume(tmp_path, progress=None)

@@ -84,7 +84,9 @@ std::optional<toml::table> read_config_file(const std::string& toml_path) {
   if (toml_path.empty()) return std::nullopt;
   std::ifstream in(toml_path);
   if (!in) {
-    throw ConfigError("cannot read config file '" + toml_path + "'", "check the path given to -c");
+    throw ConfigError(
+        "cannot read config file '" + toml_path + "'",
+        "check the path of the config file (`dsgd run -c FILE`, or config= in Python)");
   }
   std::stringstream text;
   text << in.rdbuf();
