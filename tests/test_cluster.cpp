@@ -696,6 +696,21 @@ TEST(ClusterCli, AResumedRunIsPricedAtTheStepItTimedWhenItStarted) {
   // Linear in the first piece's step (seconds = units x step / batch + the links' seconds).
   EXPECT_NEAR(seconds_with(0.03, 7.08) - twice, twice - at_first, 1e-9 * twice);
   EXPECT_DOUBLE_EQ(seconds_with(0.02, 0.5), twice);
+
+  // A second piece in another format (a recorded bf16 that went on in fp32 on a CPU that only
+  // emulates bf16): the Runs table names the first and from which epoch (0.5, where it resumed)
+  // the other ran, and on which CPU.
+  nlohmann::json pieces = summary;
+  pieces["compute_history"][0]["precision"] = "bf16";
+  pieces["compute"]["cpu"] = "AMD EPYC 7B13 (AVX2, no AVX-512)";
+  std::ofstream(run / "summary.json") << pieces.dump(2);
+  const std::string layout = summary.at("compute").at("memory_format").get<std::string>();
+  ASSERT_EQ(summary.at("compute").at("precision"), "fp32");
+  ASSERT_EQ(run_dsgd("report " + run.string() + " --no-plots --out " + out.string()).exit_code, 0);
+  EXPECT_NE(read_file(out).find("| " + layout + ", bf16; " + layout +
+                                ", fp32 from epoch 0.5 (AMD EPYC 7B13 (AVX2, no AVX-512)) |"),
+            std::string::npos)
+      << read_file(out);
   fs::remove_all(run);
   fs::remove(out);
   fs::remove(csv);

@@ -24,6 +24,7 @@
 #include "models/format_choice.h"
 #include "models/model.h"
 #include "train/config.h"
+#include "train/config_table.h"
 #include "train/training_context.h"
 
 namespace dsgd {
@@ -471,7 +472,8 @@ TEST(ComputeFormat, AutoIsRecordedAndKeptOnResume) {
       "run --set dataset=synthetic --set model=lenet5-bn --set batch_size=16 --set epochs=0.25 "
       "--set algo=sgd --set precision=auto --set memory_format=auto --set eval_every=0.25",
       dir);
-  const RunConfig recorded = load_config((dir / "config.toml").string(), {});
+  const RunConfig recorded =
+      load_config((dir / "config.toml").string(), std::vector<std::string>{});
   EXPECT_NE(recorded.precision, "auto");
   EXPECT_NE(recorded.memory_format, "auto");
   const nlohmann::json summary = nlohmann::json::parse(read_file(dir / "summary.json"));
@@ -500,7 +502,55 @@ TEST(ComputeFormat, AutoIsRecordedAndKeptOnResume) {
   std::ofstream(dir / "config.toml") << toml;
   EXPECT_EQ(resume_config(dir.string(), {"precision=auto", "epochs=0.5"}).precision, other);
   EXPECT_EQ(resume_config(dir.string(), {"precision=fp32"}).precision, "fp32");
+  // Whether the precision is the record's (auto or not given) or the resume's own choice.
+  EXPECT_TRUE(resume_config(dir.string(), {"precision=auto"}).precision_from_record);
+  EXPECT_TRUE(resume_config(dir.string(), {"epochs=0.5"}).precision_from_record);
+  EXPECT_FALSE(resume_config(dir.string(), {"precision=" + other}).precision_from_record);
+  toml::table keys;
+  keys.insert("precision", other);
+  EXPECT_FALSE(resume_config(dir.string(), keys).precision_from_record);
+  EXPECT_TRUE(resume_config(dir.string(), toml::table{}).precision_from_record);
+  EXPECT_FALSE(load_config((dir / "config.toml").string(), std::vector<std::string>{})
+                   .precision_from_record);
   fs::remove_all(dir);
+}
+
+// A resumed run whose record says bf16 keeps it where bf16 is native (so that it continues bit for
+// bit on its machine) and continues in fp32, in its layout, where bf16 is only emulated (a resume
+// on another machine), saying why; a bf16 the resume names is kept there, with the warning.
+TEST(ComputeFormat, ARecordedBf16ContinuesInFp32WhereBf16IsEmulated) {
+  std::vector<std::string> timed;
+  auto time_step = [&timed](const ComputeFormat& f) {
+    timed.push_back(describe(f));
+    return f.precision == Precision::kBFloat16 ? 9.4 : 0.534;
+  };
+  const FormatChoice native = choose_compute_format("channels-last", "bf16", true, "", true,
+                                                    time_step, /*precision_from_record=*/true);
+  EXPECT_EQ(describe(native.format), "channels-last, bf16 mixed precision");
+  EXPECT_EQ(native.reason.find("not the bf16"), std::string::npos) << native.reason;
+
+  timed.clear();
+  const FormatChoice elsewhere = choose_compute_format(
+      "channels-last", "bf16", true, "this CPU has neither AVX-512 BF16 nor AMX", true, time_step,
+      /*precision_from_record=*/true);
+  EXPECT_EQ(describe(elsewhere.format), "channels-last, fp32");
+  EXPECT_EQ(timed, (std::vector<std::string>{"channels-last, fp32"}));  // emulated bf16 untimed
+  EXPECT_FALSE(elsewhere.automatic);
+  EXPECT_EQ(elsewhere.reason,
+            "fp32, not the bf16 the run recorded, since this CPU has neither AVX-512 BF16 nor AMX "
+            "(precision = \"bf16\" on resuming keeps bf16); a step channels-last, fp32 0.534 s");
+  EXPECT_EQ(bf16_warning(elsewhere, "this CPU has neither AVX-512 BF16 nor AMX"), "");
+  // A recorded fp32 is fp32 anywhere.
+  EXPECT_EQ(describe(choose_compute_format("contiguous", "fp32", true, "no AVX-512 BF16", true,
+                                           time_step, /*precision_from_record=*/true)
+                         .format),
+            "contiguous, fp32");
+
+  const FormatChoice named =
+      choose_compute_format("channels-last", "bf16", true, "no AVX-512 BF16", true, time_step,
+                            /*precision_from_record=*/false);
+  EXPECT_EQ(describe(named.format), "channels-last, bf16 mixed precision");
+  EXPECT_NE(bf16_warning(named, "no AVX-512 BF16"), "");
 }
 
 // The units a run's record names agree with the check that decides whether bf16 is native: a

@@ -228,8 +228,10 @@ std::string runs_section(const Experiment& experiment) {
   if (rows.empty()) return "";
   return "\n## Runs\n\nEach run's compute format, chosen when it started (`precision` and "
          "`memory_format`, \"auto\": the fastest validated on its machine) and kept when it "
-         "resumed, the step it measured then, and the CPU it started on (? where the run is from "
-         "before steps were timed).\n\n| run | status | epochs | wall | format | step | CPU "
+         "resumed (a recorded bf16 continues in fp32 on a machine that only emulates bf16: the "
+         "format then says from which epoch), the step it measured when it started, and the CPU it "
+         "started on (? where the run is from before steps were timed).\n\n| run | status | epochs "
+         "| wall | format | step | CPU "
          "|\n|---|---|---|---|---|---|---|\n" +
          rows;
 }

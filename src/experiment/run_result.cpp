@@ -69,6 +69,40 @@ const nlohmann::json& first_compute_record(const nlohmann::json& summary) {
 
 namespace {
 
+// A resumed run's later pieces that computed in another format than the piece before them (a
+// recorded bf16 continues in fp32 on a machine that only emulates bf16: models/format_choice.h),
+// each as "; fp32 from epoch 52 (CPU)", the epoch from the update the piece started at.
+void append_format_changes(const nlohmann::json& summary, RunResult& run) {
+  std::vector<const nlohmann::json*> pieces;
+  const auto history = summary.find("compute_history");
+  if (history != summary.end() && history->is_array()) {
+    for (const nlohmann::json& piece : *history) pieces.push_back(&piece);
+  }
+  const auto compute = summary.find("compute");
+  if (compute != summary.end()) pieces.push_back(&*compute);
+  const auto epochs = run.metrics.find("epoch");
+  const auto updates = run.metrics.find("updates");
+  double epochs_per_update = 0.0;
+  if (epochs != run.metrics.end() && updates != run.metrics.end() && !updates->second.empty() &&
+      updates->second.back() > 0) {
+    epochs_per_update = epochs->second.back() / updates->second.back();
+  }
+  auto format_of = [](const nlohmann::json& piece) {
+    return piece.value("memory_format", "") + ", " + piece.value("precision", "");
+  };
+  for (size_t i = 1; i < pieces.size(); ++i) {
+    if (!pieces[i]->is_object() || !pieces[i - 1]->is_object()) continue;
+    if (format_of(*pieces[i]) == format_of(*pieces[i - 1])) continue;
+    const double from_update = pieces[i]->value("from_update", 0.0);
+    run.compute_format += fmt::format(
+        "; {} from {}", format_of(*pieces[i]),
+        epochs_per_update > 0 ? fmt::format("epoch {:.4g}", from_update * epochs_per_update)
+                              : fmt::format("update {:.0f}", from_update));
+    const std::string cpu = pieces[i]->value("cpu", "");
+    if (!cpu.empty()) run.compute_format += " (" + cpu + ")";
+  }
+}
+
 // How the run computed when it started: summary.json's first compute record (a resumed run's
 // earlier pieces are in compute_history; each piece times its step again, on whatever machine
 // and beside whatever load it lands, and a run made on a cluster keeps the seconds its first
@@ -93,6 +127,7 @@ void read_compute(const fs::path& dir, const nlohmann::json& summary, RunResult&
   }
   if (memory_format.empty() || precision.empty()) return;
   run.compute_format = memory_format + ", " + precision;
+  append_format_changes(summary, run);
 }
 
 // The mean test accuracy of a run's last `count` evaluations (rows without one skipped); its final

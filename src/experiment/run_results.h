@@ -30,8 +30,9 @@ struct RunResult {
   double epochs = 0.0;  // how far it got (a running or interrupted run's last evaluation)
   std::vector<double> staleness_histogram;
   std::map<std::string, double> traffic;  // sync family: bytes and reductions
-  // How it computed: "channels-last, bf16 mixed precision" (summary.json's compute, else the
-  // config's keys), its measured step, the CPU; "" where neither says.
+  // How it computed: "channels-last, bf16" (summary.json's first compute record, else the
+  // config's keys), with each later piece in another format ("; channels-last, fp32 from epoch
+  // 52 (CPU)"); its measured step and CPU are the first piece's; "" where neither says.
   std::string compute_format;
   double step_seconds = 0.0;  // 0: not measured (runs from before step timing)
   std::string cpu;

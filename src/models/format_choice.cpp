@@ -27,10 +27,15 @@ double FormatChoice::step_seconds() const {
   return 0.0;
 }
 
-FormatChoice choose_compute_format(const std::string& memory_format, const std::string& precision,
-                                   bool takes_images, const std::string& bf16_slow, bool measure,
-                                   const std::function<double(const ComputeFormat&)>& time_step) {
+FormatChoice choose_compute_format(const std::string& memory_format,
+                                   const std::string& asked_precision, bool takes_images,
+                                   const std::string& bf16_slow, bool measure,
+                                   const std::function<double(const ComputeFormat&)>& time_step,
+                                   bool precision_from_record) {
   const bool native_bf16 = bf16_slow.empty();
+  const bool leaves_emulated_bf16 =
+      precision_from_record && asked_precision == "bf16" && !native_bf16;
+  const std::string precision = leaves_emulated_bf16 ? "fp32" : asked_precision;
   std::vector<MemoryFormat> layouts;
   if (memory_format == "auto") {
     layouts.push_back(MemoryFormat::kContiguous);
@@ -71,7 +76,12 @@ FormatChoice choose_compute_format(const std::string& memory_format, const std::
   const std::string bf16_note = precision != "auto" ? ""
                                 : native_bf16       ? "; bf16 is native here"
                                                     : "; no bf16: " + bf16_slow;
-  if (!choice.automatic) {
+  if (leaves_emulated_bf16) {
+    choice.reason = fmt::format(
+        "fp32, not the bf16 the run recorded, since {} (precision = \"bf16\" on resuming keeps "
+        "bf16); a step {}",
+        bf16_slow, fmt::join(measured, ", "));
+  } else if (!choice.automatic) {
     choice.reason = fmt::format("as the config says; a step {}", fmt::join(measured, ", "));
   } else if (candidates.size() == 1) {
     choice.reason =

@@ -37,9 +37,15 @@ struct FormatChoice {
 // ranks, which must agree without comparing clocks) "auto" takes the rule instead: bf16 where
 // native, channels-last for images, and only the chosen format is timed. An explicit bf16 on a
 // device without it is timed beside fp32, so that the warning can state the slow-down.
+// `precision_from_record`: a resumed run's precision, kept from its record rather than named by
+// the resume (RunConfig::precision_from_record). A recorded bf16 is kept where bf16 is native, so
+// that a run resumed on its machine continues bit for bit; where it is emulated (a resume on
+// another machine) the run continues in fp32 in its layout, as "auto" would choose there (on a CPU
+// with AVX2 alone bf16 runs 12-15 times slower than fp32 and sums in bf16; the reason says why).
 FormatChoice choose_compute_format(const std::string& memory_format, const std::string& precision,
                                    bool takes_images, const std::string& bf16_slow, bool measure,
-                                   const std::function<double(const ComputeFormat&)>& time_step);
+                                   const std::function<double(const ComputeFormat&)>& time_step,
+                                   bool precision_from_record = false);
 
 // The warning for an explicit bf16 on a device that emulates it ("" otherwise): the reason, the
 // measured step times and their ratio, and what "auto" would choose.

@@ -93,6 +93,14 @@ std::optional<toml::table> read_config_file(const std::string& toml_path) {
   return parse_toml(text.str(), toml_path);
 }
 
+RunConfig build_over(const toml::table& file, const std::vector<std::string>& overrides) {
+  return build(&file, nullptr, overrides);
+}
+
+RunConfig build_over(const toml::table& file, const toml::table& keys) {
+  return build(&file, &keys, {});
+}
+
 // The config that continues the run in `run_dir`, with `changes` (its config.toml with them) made:
 // refused where they change what the checkpoint was computed with, its resolved choices kept.
 template <class Changes>
@@ -107,7 +115,12 @@ RunConfig resume_with(const std::string& run_dir, const Changes& changes) {
         "give the folder a run wrote, the one holding config.toml and checkpoint.pt (`dsgd run` "
         "prints it as `results:`; a sweep's are <config>/seed<n>)");
   }
-  RunConfig config = load_config(file, changes);
+  // The record with its precision left to "auto": what is still "auto" after the changes, the
+  // resume did not name.
+  toml::table recorded = *read_config_file(file);
+  recorded.insert_or_assign("precision", "auto");
+  RunConfig config = build_over(recorded, changes);
+  config.precision_from_record = config.precision == "auto";
   const RunConfig original = load_config(file, std::vector<std::string>{});
   // The choices first: what "auto" or a cluster resolved to is what the resume is compared with.
   keep_resolved_choices(original, config);

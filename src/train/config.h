@@ -56,6 +56,10 @@ struct RunConfig {
   // channels-last, and fp32 or bf16 mixed precision (weights, gradients and rule state fp32).
   std::string memory_format = "contiguous";
   std::string precision = "fp32";
+  // Not a key: set by resume_config where the resume leaves `precision` to the run's record
+  // ("auto" or not given). A recorded bf16 then continues in fp32 on a device that only emulates
+  // bf16 (models/format_choice.h); a precision the resume names is kept as named.
+  bool precision_from_record = false;
 
   // Simulator timing (async and sync families).
   double timing_shape = 100.0;        // gamma shape k: minibatch time ~ Gamma(k, B/k)

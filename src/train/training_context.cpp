@@ -124,7 +124,8 @@ void TrainingContext::choose_format() {
   const bool takes_images = shape.height > 1 && shape.width > 1;
   format_choice_ = choose_compute_format(
       config_.memory_format, config_.precision, takes_images, bf16_slowness(device_),
-      /*measure=*/!config_.mpi(), [this](const ComputeFormat& f) { return time_step(f); });
+      /*measure=*/!config_.mpi(), [this](const ComputeFormat& f) { return time_step(f); },
+      config_.precision_from_record);
   const ComputeFormat& format = format_choice_.format;
   config_.memory_format =
       format.memory_format == MemoryFormat::kChannelsLast ? "channels-last" : "contiguous";
