@@ -94,6 +94,11 @@ if s.get("status") in ("running", "interrupted"):
                 f"{int(left // 3600)}:{int(left % 3600 // 60):02d} to go")
     except (OSError, KeyError, ValueError, IndexError, ZeroDivisionError):
         pass
+    # How the piece now going computes (a resume on another machine times it again).
+    compute = s.get("compute") or {}
+    if compute.get("precision"):
+        pace += (f" ({compute.get('memory_format')} {compute.get('precision')}, "
+                 f"{float(compute.get('step_seconds') or 0):.3f} s a step)")
 print(f"  {sys.argv[2]}/{run}: {s.get('status')} epoch "
       f"{epochs if epochs is None else round(epochs, 2)}{pace} final {s.get('final_test_acc')}, "
       f"wall {int(wall // 3600)}:{int(wall % 3600 // 60):02d}")
