@@ -27,11 +27,11 @@ set ylabel "test accuracy"
 unset logscale y
 set ytics autofreq
 set format y "% h"
-unset logscale x
-set xtics 2000000
-set format x "%.0s%c"
+set logscale x 10
+set xtics autofreq
+set format x "%g"
 set key outside right top vertical
-set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
      "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
@@ -59,11 +59,11 @@ set ylabel "training loss"
 set logscale y
 set ytics autofreq
 set format y "%g"
-unset logscale x
-set xtics 2000000
-set format x "%.0s%c"
+set logscale x 10
+set xtics autofreq
+set format x "%g"
 set key outside right top vertical
-set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
      "workers=1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
@@ -140,11 +140,11 @@ set ylabel "test accuracy"
 unset logscale y
 set ytics autofreq
 set format y "% h"
-unset logscale x
-set xtics 2000000
-set format x "%.0s%c"
+set logscale x 10
+set xtics autofreq
+set format x "%g"
 set key outside right top vertical
-set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
      "workers=1.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
@@ -172,11 +172,11 @@ set ylabel "training loss"
 set logscale y
 set ytics autofreq
 set format y "%g"
-unset logscale x
-set xtics 2000000
-set format x "%.0s%c"
+set logscale x 10
+set xtics autofreq
+set format x "%g"
 set key outside right top vertical
-set offsets graph 0, graph 0, graph 0.06, graph 0.06
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=1.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
      "workers=1.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
