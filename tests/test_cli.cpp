@@ -151,6 +151,20 @@ TEST(Cli, ListAndHelp) {
   }
   CliResult keys = run_dsgd("list keys");
   EXPECT_NE(keys.output.find("hier.global_period"), std::string::npos);
+  // Which keys a resume may change, as check_resume_changes decides.
+  auto line_of = [&keys](const std::string& key) {
+    const size_t at = keys.output.find("\n  " + key + " ");
+    return at == std::string::npos
+               ? std::string()
+               : keys.output.substr(at + 1, keys.output.find('\n', at + 1) - at);
+  };
+  for (const char* key : {"epochs", "threads", "precision", "eval_every"}) {
+    EXPECT_NE(line_of(key).find("(may change on --resume)"), std::string::npos) << line_of(key);
+  }
+  for (const char* key : {"workers", "lr", "momentum", "dc.lambda", "seed"}) {
+    ASSERT_NE(line_of(key), "") << key;
+    EXPECT_EQ(line_of(key).find("may change on --resume"), std::string::npos) << line_of(key);
+  }
   EXPECT_EQ(run_dsgd("--help").exit_code, 0);
   EXPECT_EQ(run_dsgd("frobnicate").exit_code, 2);
 }

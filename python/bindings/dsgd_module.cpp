@@ -274,9 +274,11 @@ PYBIND11_MODULE(_core, m) {
     return rows;
   });
   m.def("keys", [] {
-    std::vector<std::tuple<std::string, std::string, std::string, std::string, std::string>> rows;
+    std::vector<std::tuple<std::string, std::string, std::string, std::string, std::string, bool>>
+        rows;
     for (const auto& k : config_keys()) {
-      rows.emplace_back(k.key, k.type, k.default_value, k.help, k.applies_to);
+      rows.emplace_back(k.key, k.type, k.default_value, k.help, k.applies_to,
+                        k.may_change_on_resume);
     }
     return rows;
   });

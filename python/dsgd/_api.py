@@ -243,5 +243,7 @@ def datasets() -> pandas.DataFrame:
 
 
 def keys() -> pandas.DataFrame:
-    """Every config key: key, type, default, help, and the algorithms it applies to."""
-    return _frame(_core.keys(), ["key", "type", "default", "help", "applies_to"])
+    """Every config key: key, type, default, help, the algorithms it applies to, and whether
+    dsgd.resume (and `dsgd run --resume`) may change it."""
+    return _frame(_core.keys(),
+                  ["key", "type", "default", "help", "applies_to", "may_change_on_resume"])

@@ -179,7 +179,10 @@ def test_lists_load_runs_and_report():
     assert "dana-slim" in set(dsgd.algorithms()["name"])
     assert "resnet20" in set(dsgd.models()["name"])
     assert "fashion-mnist" in set(dsgd.datasets()["name"])
-    assert "precision" in set(dsgd.keys()["key"])
+    keys = dsgd.keys().set_index("key")
+    assert "precision" in keys.index
+    assert keys.loc["epochs", "may_change_on_resume"]
+    assert not keys.loc["workers", "may_change_on_resume"]
     train, test = fashion_mnist(1024, 256)
     for workers in (2, 4):
         dsgd.train(SmallCnn(), train, test, algo="asgd", workers=workers, epochs=0.5,

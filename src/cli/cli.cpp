@@ -71,11 +71,14 @@ void list(const std::string& what, const std::string& cluster_file) {
         "this host: {}; threads and sim.replicas x threads at most {}, sweep --jobs at most {} "
         "(check_limits = false lifts them)\n",
         describe(limits), kThreadsPerCore * limits.cores, kThreadsPerCore * limits.cores);
-    section("config keys (in the TOML file, or --set KEY=VALUE)");
+    section(
+        "config keys (in the TOML file, or --set KEY=VALUE; those marked \"(may change on "
+        "--resume)\" are the only ones a resume may change)");
     for (const auto& k : config_keys()) {
-      std::cout << fmt::format("  {:<24} {:<18} default {:<12} {}{}\n", k.key, k.type,
+      std::cout << fmt::format("  {:<24} {:<18} default {:<12} {}{}{}\n", k.key, k.type,
                                k.default_value, k.help,
-                               k.applies_to.empty() ? "" : " [" + k.applies_to + "]");
+                               k.applies_to.empty() ? "" : " [" + k.applies_to + "]",
+                               k.may_change_on_resume ? " (may change on --resume)" : "");
     }
   }
   if (what == "clusters") std::cout << describe_cluster_table(load_cluster_table(cluster_file));

@@ -134,11 +134,13 @@ std::vector<ConfigKeyInfo> config_keys() {
   RunConfig defaults;
   std::vector<ConfigKeyInfo> keys;
   for (const auto& s : key_specs()) {
-    keys.push_back({s.key, s.type, s.show(defaults), s.help, s.applies_to});
+    keys.push_back({s.key, s.type, s.show(defaults), s.help, s.applies_to,
+                    s.on_resume == OnResume::kMayChange});
   }
+  // An algorithm's own keys define the rule a checkpoint holds: none may change on resume.
   for (const auto& k : algorithm_keys()) {
-    keys.push_back(
-        {k.spec.key, type_name(k.spec.type), k.spec.default_text(), k.spec.help, k.applies_to()});
+    keys.push_back({k.spec.key, type_name(k.spec.type), k.spec.default_text(), k.spec.help,
+                    k.applies_to(), false});
   }
   return keys;
 }

@@ -120,7 +120,8 @@ struct ConfigKeyInfo {
   std::string type;
   std::string default_value;
   std::string help;
-  std::string applies_to;  // "" for every algorithm, else e.g. "dc-asgd, dana-dc"
+  std::string applies_to;             // "" for every algorithm, else e.g. "dc-asgd, dana-dc"
+  bool may_change_on_resume = false;  // else `--resume` refuses a change (check_resume_changes)
 };
 std::vector<ConfigKeyInfo> config_keys();
 
