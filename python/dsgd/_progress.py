@@ -58,8 +58,8 @@ def check(progress: Union[str, bool, None]) -> None:
 
 
 def make(progress: Union[str, bool, None]) -> Optional[Union[Bar, Lines]]:
-    """progress: "auto" (a bar if tqdm is installed, else lines), "bar", "lines" or None."""
-    check(progress)
+    """progress: "auto" (a bar if tqdm is installed, else lines), "bar", "lines" or None, as
+    check() has let through (train and resume call it before anything runs)."""
     if progress is None or progress is False:
         return None
     if progress == "lines":

@@ -115,13 +115,13 @@ RunConfig resume_with(const std::string& run_dir, const Changes& changes) {
         "give the folder a run wrote, the one holding config.toml and checkpoint.pt (`dsgd run` "
         "prints it as `results:`; a sweep's are <config>/seed<n>)");
   }
-  // The record with its precision left to "auto": what is still "auto" after the changes, the
-  // resume did not name.
-  toml::table recorded = *read_config_file(file);
+  toml::table recorded = *read_config_file(file);  // read once, for both configs
+  const RunConfig original = build_over(recorded, std::vector<std::string>{});
+  // The changes over the record with its precision left to "auto": what is still "auto" after
+  // them, the resume did not name.
   recorded.insert_or_assign("precision", "auto");
   RunConfig config = build_over(recorded, changes);
   config.precision_from_record = config.precision == "auto";
-  const RunConfig original = load_config(file, std::vector<std::string>{});
   // The choices first: what "auto" or a cluster resolved to is what the resume is compared with.
   keep_resolved_choices(original, config);
   check_resume_changes(original, config);
