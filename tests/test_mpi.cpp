@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@
 
 #include "cli_helpers.h"
 #include "core/checkpoint.h"
+#include "models/compute_format.h"
 
 namespace {
 
@@ -106,6 +108,47 @@ TEST(Mpi, RanksShareTheHostsCores) {
   auto summary = nlohmann::json::parse(read_file(mpi / "summary.json"));
   EXPECT_EQ(summary["threads"].get<int64_t>(), share);
   fs::remove_all(mpi);
+}
+
+// Ranks on hosts with different CPUs compute in one format: with rank 1's CPU reading as one
+// without bf16 units (the fault cpu:NO_BF16), precision = "auto" takes fp32 on every rank, rank 0
+// included, and the record says which rank decided it; an explicit bf16 is kept, with a warning
+// that names the rank and leaves out rank 0's timings (bf16 is native there). Where this CPU has
+// no bf16 either, every rank computes in fp32 by its own CPU.
+TEST(Mpi, RanksOnDifferentCpusComputeInOneFormat) {
+  const bool native_here = dsgd::bf16_slowness(torch::kCPU).empty();
+  const std::string rank_1 =
+      "rank 1 computes without it (this CPU has neither AVX-512 BF16 nor AMX";
+  ::setenv("DSGD_FAULT", "cpu:NO_BF16", 1);
+  ::setenv("DSGD_FAULT_RANK", "1", 1);
+  for (const std::string precision : {"auto", "bf16"}) {
+    SCOPED_TRACE(precision);
+    fs::path mpi = fresh_dir("mpi_one_format");
+    CliResult r =
+        run_mpi(2, kSmall + "--set algo=ssgd --set workers=2 --set precision=" + precision +
+                       " --engine mpi --out " + mpi.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json compute =
+        nlohmann::json::parse(read_file(mpi / "summary.json")).at("compute");
+    if (precision == "auto") {
+      EXPECT_EQ(compute.at("precision"), "fp32") << compute;
+      if (native_here) {
+        EXPECT_NE(compute.at("reason").get<std::string>().find("no bf16: " + rank_1),
+                  std::string::npos)
+            << compute;
+      }
+    } else {
+      EXPECT_EQ(compute.at("precision"), "bf16") << compute;
+      if (native_here) {
+        EXPECT_NE(r.output.find("warning: precision = \"bf16\", but " + rank_1), std::string::npos)
+            << r.output;
+        EXPECT_EQ(r.output.find("a step took"), std::string::npos) << r.output;
+      }
+    }
+    fs::remove_all(mpi);
+  }
+  ::unsetenv("DSGD_FAULT");
+  ::unsetenv("DSGD_FAULT_RANK");
 }
 
 // Three workers race for real; replaying the recorded order in the simulator reproduces the

@@ -78,4 +78,8 @@ int write_fault(const char* point) {
   return error != 0 && due(point) ? error : 0;
 }
 
+bool state_fault(const char* point, const char* kind) {
+  return fault().point == point && fault().kind == kind;
+}
+
 }  // namespace dsgd

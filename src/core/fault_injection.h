@@ -8,9 +8,11 @@
 // format, before training), training (an update; on an MPI worker rank, a gradient computed),
 // evaluation (its start), checkpoint (between writing a checkpoint and moving it into place; a
 // write fault fails the write itself), metrics (a row of metrics.csv), report (a report's
-// markdown), figure (a figure being drawn), sweep (a sweep looking at its runs, every 0.1 s). Under
-// MPI, DSGD_FAULT_RANK = R keeps the fault to rank R. Unset, as in every real run, a point costs
-// one getenv in the process's life.
+// markdown), figure (a figure being drawn), sweep (a sweep looking at its runs, every 0.1 s). One
+// fault is a state rather than an event: "cpu:NO_BF16" makes the CPU read as one without bf16
+// units (its flags lose avx512_bf16, amx_bf16 and Arm's bf16) at every look, so that a test can
+// give one MPI rank the CPU of another host. Under MPI, DSGD_FAULT_RANK = R keeps the fault to
+// rank R. Unset, as in every real run, a point costs one getenv in the process's life.
 #pragma once
 
 namespace dsgd {
@@ -20,5 +22,8 @@ void fault_point(const char* point);
 
 // The errno of the write fault set for `point`, if this is its turn, else 0. Counts the visit.
 int write_fault(const char* point);
+
+// Whether the state fault `point`:`kind` is set ("cpu", "NO_BF16"). Every look sees it.
+bool state_fault(const char* point, const char* kind);
 
 }  // namespace dsgd

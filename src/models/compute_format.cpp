@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/fault_injection.h"
 #include "core/torch_compat.h"
 #include "models/model.h"
 
@@ -52,13 +53,22 @@ AutocastScope::~AutocastScope() {
 
 namespace {
 
-// The CPU's feature flags as Linux lists them ("flags" on x86, "Features" on Arm).
+// The CPU's feature flags as Linux lists them ("flags" on x86, "Features" on Arm), less the bf16
+// units under the fault "cpu:NO_BF16" (core/fault_injection.h).
 std::string cpu_flags() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
   while (std::getline(cpuinfo, line)) {
     if (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0) {
-      return " " + line.substr(line.find(':') + 1) + " ";
+      std::string flags = " " + line.substr(line.find(':') + 1) + " ";
+      if (state_fault("cpu", "NO_BF16")) {
+        for (const std::string unit : {" avx512_bf16 ", " amx_bf16 ", " bf16 "}) {
+          for (size_t at; (at = flags.find(unit)) != std::string::npos;) {
+            flags.replace(at, unit.size(), " ");
+          }
+        }
+      }
+      return flags;
     }
   }
   return "";

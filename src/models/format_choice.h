@@ -33,7 +33,8 @@ struct FormatChoice {
 
 // The config's strings ("auto" or a format) as candidates, timed by `time_step`, the fastest
 // chosen. `takes_images`: the model's input is a batch of images (channels-last means something);
-// `bf16_slow`: bf16_slowness() of the device ("" where bf16 is native). With `measure` false (MPI
+// `bf16_slow`: bf16_slowness() of the device ("" where bf16 is native; under MPI, another rank's
+// reason where this rank has bf16 and that one has not). With `measure` false (MPI
 // ranks, which must agree without comparing clocks) "auto" takes the rule instead: bf16 where
 // native, channels-last for images, and only the chosen format is timed. An explicit bf16 on a
 // device without it is timed beside fp32, so that the warning can state the slow-down.

@@ -18,9 +18,11 @@
 #include "core/error_report.h"
 #include "core/errors.h"
 #include "engine/mpi/mpi_world.h"
+#include "models/compute_format.h"
 #include "run/launch.h"
 #include "run/run_folder.h"
 #include "train/compute_plan.h"
+#include "train/training_context.h"
 
 namespace dsgd {
 namespace {
@@ -79,7 +81,21 @@ class MpiLaunch : public LaunchSteps {
     const MpiWorld::HostRanks host = world_.ranks_on_host();
     host_ranks_ = host.size;
     // Each rank of a host takes its own GPU while there are enough (local rank mod GPUs).
-    share_ = HostShare{rank_threads(world_, host_ranks_, config), host.rank};
+    share_ = HostShare{rank_threads(world_, host_ranks_, config), host.rank, ""};
+    // One compute format for every rank: "auto" (and a resumed run's recorded bf16) takes bf16
+    // only where each rank computes it natively; ranks on hosts with other CPUs would otherwise
+    // each choose by their own.
+    std::string bf16_slow;
+    try {
+      bf16_slow = bf16_slowness(choose_device(config.device, host.rank));
+    } catch (const ConfigError&) {
+      // No GPU for device = "cuda": the session says so, on every rank that meets it.
+    }
+    const auto [rank, reason] = world_.first_rank_saying(bf16_slow);
+    if (rank >= 0) {
+      share_.bf16_slow_on_another_rank =
+          fmt::format("rank {} computes without it ({})", rank, reason);
+    }
   }
 
   bool root() const override { return root_; }

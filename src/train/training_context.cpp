@@ -18,7 +18,6 @@
 #include "train/cluster.h"
 
 namespace dsgd {
-namespace {
 
 torch::Device choose_device(const std::string& name, int64_t local_rank) {
   if (name == "cuda") {
@@ -31,6 +30,8 @@ torch::Device choose_device(const std::string& name, int64_t local_rank) {
   }
   return torch::Device(torch::kCPU);
 }
+
+namespace {
 
 // LibTorch's intra-op pool and, when the BLAS is OpenBLAS, its own thread pool, which LibTorch
 // does not size: left alone it follows the CPU affinity, so the same config gave different
@@ -60,8 +61,11 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
     : config_(config),
       shape_(shape),
       device_(choose_device(config.device, share.local_rank)),
+      bf16_slow_(bf16_slowness(device_)),
       data_(std::move(data)),
       schedule_(config) {
+  bf16_slow_here_ = !bf16_slow_.empty();
+  if (!bf16_slow_here_) bf16_slow_ = share.bf16_slow_on_another_rank;
   fault_point("setup");
   stop_if_interrupted("reading the data");
   if (config_.augment != "default") data_.augment = config_.augment == "crop-flip";
@@ -123,7 +127,7 @@ void TrainingContext::choose_format() {
   const InputShape shape = input_shape();
   const bool takes_images = shape.height > 1 && shape.width > 1;
   format_choice_ = choose_compute_format(
-      config_.memory_format, config_.precision, takes_images, bf16_slowness(device_),
+      config_.memory_format, config_.precision, takes_images, bf16_slow_,
       /*measure=*/!config_.mpi(), [this](const ComputeFormat& f) { return time_step(f); },
       config_.precision_from_record);
   const ComputeFormat& format = format_choice_.format;
@@ -261,7 +265,10 @@ std::string TrainingContext::compute_format_note() const {
   std::string note =
       fmt::format("compute: {} ({})\n", describe(format_choice_.format), format_choice_.reason);
   if (!cluster_note_.empty()) note += cluster_note_ + "\n";
-  const std::string warning = bf16_warning(format_choice_, bf16_slowness(device_));
+  // Where another rank emulates bf16, this one's timings of bf16 and fp32 say nothing of its cost.
+  FormatChoice timed_here = format_choice_;
+  if (!bf16_slow_here_) timed_here.timings.resize(1);
+  const std::string warning = bf16_warning(timed_here, bf16_slow_);
   return warning.empty() ? note : note + warning + "\n";
 }
 

@@ -53,7 +53,15 @@ struct HostShare {
   // The process's index among the host's: with device = "cuda" it takes GPU local_rank mod the
   // GPUs visible.
   int64_t local_rank = 0;
+  // Why another rank of the job computes bf16 only by emulation ("" where every rank has it
+  // natively): this rank then chooses its format as if it had no bf16 either, so that every rank
+  // of a job on hosts with different CPUs computes in one format (run/mpi_launch.cpp).
+  std::string bf16_slow_on_another_rank;
 };
+
+// The device a process computes on: "cuda" takes GPU local_rank mod the GPUs visible; throws
+// ConfigError where LibTorch sees none.
+torch::Device choose_device(const std::string& name, int64_t local_rank);
 
 class TrainingContext {
  public:
@@ -124,6 +132,10 @@ class TrainingContext {
   RunConfig config_;
   ContextShape shape_;
   torch::Device device_;
+  // Why this run cannot count on bf16 ("" where it is native here and on every other rank), and
+  // whether the reason is this process's own device.
+  std::string bf16_slow_;
+  bool bf16_slow_here_ = false;
   DatasetPair data_;
   ModelReplica replica_;
   LrSchedule schedule_;

@@ -179,6 +179,14 @@ std::string MpiWorld::broadcast(std::string bytes, int root) {
   return bytes;
 }
 
+std::pair<int, std::string> MpiWorld::first_rank_saying(const std::string& text) {
+  int mine = text.empty() ? INT_MAX : rank_;
+  int first = INT_MAX;
+  check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
+  if (first == INT_MAX) return {-1, ""};
+  return {first, broadcast(text, first)};
+}
+
 void MpiWorld::abort(int code) {
   std::cerr.flush();
   MPI_Abort(comm_ != MPI_COMM_NULL ? comm_ : MPI_COMM_WORLD, code);

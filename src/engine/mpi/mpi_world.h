@@ -9,6 +9,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "engine/mpi/mpi_watchdog.h"
 
@@ -47,6 +48,9 @@ class MpiWorld {
   void check_same(const std::string& text, const std::string& what);
   // Collective. Rank `root`'s bytes on every rank.
   std::string broadcast(std::string bytes, int root = 0);
+  // Collective. The lowest rank that passes a non-empty `text`, and its text, on every rank
+  // (-1 and "" where every rank passes "").
+  std::pair<int, std::string> first_rank_saying(const std::string& text);
   // Collective. How many ranks of this job share this rank's host (its shared-memory node), and
   // this rank's index among them.
   struct HostRanks {
