@@ -284,7 +284,7 @@ TEST(SweepCli, FourRunsTwoAtATimeAndAReportOfTheirNumbers) {
 // A paper's figures beside the sweep's: the spec states them per configuration with their
 // source; the report sets published and measured side by side with each one's drop from its own
 // baseline, the measured drops computed from the runs' summaries, with the spread of their seeds
-// where both sides have two.
+// where both sides have two; a figure marked unverified says so, and the section says why.
 TEST(SweepCli, PublishedFiguresStandBesideTheMeasuredOnesWithTheirDrops) {
   const fs::path dir = fresh_dir("sweep_published");
   fs::create_directories(dir);
@@ -301,7 +301,9 @@ TEST(SweepCli, PublishedFiguresStandBesideTheMeasuredOnesWithTheirDrops) {
          "seeds = [1, 2]\n"
          "[report.published]\nsource = \"A Paper 2019, Table 1\"\nbaseline = \"sgd n1\"\n"
          "[report.published.accuracy]\n\"sgd n1\" = 0.9163\n\"asgd n4\" = \"fails\"\n"
-         "\"dana-zero n4\" = 0.9150\n";
+         "\"dana-zero n4\" = 0.9150\n"
+         "[report.published.unverified]\nwhy = \"a survey quotes them; the paper is not at "
+         "hand.\"\nconfigs = [\"asgd n4\"]\n";
   testing::CliResult r = run_dsgd("sweep " + (dir / "paper.toml").string() + " --jobs 2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   r = run_dsgd("report " + out.string() + " --no-plots");
@@ -322,13 +324,17 @@ TEST(SweepCli, PublishedFiguresStandBesideTheMeasuredOnesWithTheirDrops) {
   const std::string report = read_file(out / "report.md");
   EXPECT_NE(report.find("## Published and measured"), std::string::npos) << report;
   EXPECT_NE(report.find("Published: A Paper 2019, Table 1."), std::string::npos) << report;
+  EXPECT_NE(report.find("\n\nFigures marked unverified: a survey quotes them; the paper is not at "
+                        "hand.\n\n"),
+            std::string::npos)
+      << report;
   const std::string sgd_row = table_row(report, "| sgd n1 | 0.9163 |");
   EXPECT_EQ(sgd_row.rfind(fmt::format("| sgd n1 | 0.9163 | {:.4f} ± ", sgd), 0), 0u) << sgd_row;
   EXPECT_NE(sgd_row.find("| baseline | baseline |"), std::string::npos) << sgd_row;
   // One seed of asgd against sgd's two: its drop has no spread, and the cell says why.
   EXPECT_EQ(table_row(report, "| asgd n4 | fails"),
-            fmt::format("| asgd n4 | fails | {:.4f} | - | {:.2f} (1 seed against 2) |", asgd,
-                        (sgd - asgd) * 100));
+            fmt::format("| asgd n4 | fails (unverified) | {:.4f} | - | {:.2f} (1 seed against 2) |",
+                        asgd, (sgd - asgd) * 100));
   const std::string dana_row = table_row(report, "| dana-zero n4 | 0.9150");
   EXPECT_NE(
       dana_row.find(fmt::format("| 0.13 | {:.2f} ± {:.2f}{} |", (sgd - dana) * 100, spread * 100,
@@ -363,6 +369,16 @@ TEST(SweepSpec, BadPublishedFiguresAreRefusedNamingTheProblem) {
             std::string::npos);
   EXPECT_NE(error_of("[grid]\nworkers = [2]\n[report.published]\nsource = \"P\"\n")
                 .find("report.published needs named configurations"),
+            std::string::npos);
+  const std::string figures =
+      configs +
+      "[report.published]\nsource = \"P\"\nbaseline = \"sgd n1\"\n"
+      "[report.published.accuracy]\n\"sgd n1\" = 0.9\n[report.published.unverified]\n";
+  EXPECT_NE(error_of(figures + "why = \"quoted\"\nconfigs = [\"dana n8\"]\n")
+                .find("report.published.unverified names 'dana n8', which has no figure"),
+            std::string::npos);
+  EXPECT_NE(error_of(figures + "configs = [\"sgd n1\"]\n")
+                .find("report.published.unverified: expected why = "),
             std::string::npos);
 }
 
@@ -442,6 +458,50 @@ TEST(Plots, ARowKeepsItsColourAndIdenticalLinesAreNamed) {
   EXPECT_EQ(colour_of(a, "dana"), colour_of(b, "dana"));
   EXPECT_NE(colour_of(a, "dana"), colour_of(a, "sgd"));
   fs::remove_all(dir);
+}
+
+// Accuracy against workers: one line per row through the worker counts that finished (a
+// configuration with no finished run adds no point), the band across seeds, and the paper's figures
+// as points beside them, those marked unverified in a curve of their own that says so; a word
+// ("fails") draws nothing.
+TEST(Plots, AccuracyAgainstWorkersSetsPublishedFiguresBesideTheMeasured) {
+  auto configuration = [](const std::string& name, const std::string& workers,
+                          std::vector<double> finals) {
+    Configuration c;
+    c.labels = {{"config", name}, {"algo", "dana"}, {"workers", workers}};
+    for (double acc : finals) {
+      RunResult run;
+      run.status = "ok";
+      run.final_acc = acc;
+      c.runs.push_back(run);
+    }
+    return c;
+  };
+  const std::vector<Configuration> configs = {configuration("dana n4", "4", {0.80, 0.84}),
+                                              configuration("dana n8", "8", {}),
+                                              configuration("dana n16", "16", {0.70})};
+  std::vector<const Configuration*> group;
+  for (const Configuration& c : configs) group.push_back(&c);
+  PublishedFigures published;
+  published.figures = {{"dana n4", 0.9, "", false},
+                       {"dana n8", std::nullopt, "fails", true},
+                       {"dana n16", 0.85, "", true}};
+  const Panel panel = accuracy_against(group, "algo", "workers", published);
+  ASSERT_EQ(panel.curves.size(), 3u);
+  const Curve& measured = panel.curves[0];
+  EXPECT_EQ(measured.title, "dana");
+  EXPECT_EQ(measured.x, (std::vector<double>{4.0, 16.0}));
+  EXPECT_NEAR(measured.mean[0], 0.82, 1e-12);
+  EXPECT_EQ(measured.low[0], 0.80);
+  EXPECT_EQ(measured.high[0], 0.84);
+  EXPECT_EQ(panel.curves[1].title, "dana (published)");
+  EXPECT_EQ(panel.curves[1].x, (std::vector<double>{4.0}));
+  EXPECT_EQ(panel.curves[1].mean, (std::vector<double>{0.9}));
+  EXPECT_TRUE(panel.curves[1].points_only);
+  EXPECT_EQ(panel.curves[2].title, "dana (published, unverified)");
+  EXPECT_EQ(panel.curves[2].x, (std::vector<double>{16.0}));
+  EXPECT_EQ(panel.curves[2].mean, (std::vector<double>{0.85}));
+  EXPECT_TRUE(panel.curves[2].points_only);
 }
 
 // A report's time axes: seconds on the cluster where every run that has evaluations counted them

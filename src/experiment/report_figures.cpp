@@ -298,20 +298,24 @@ Panel accuracy_against(const std::vector<const Configuration*>& group, const std
       curve.high.push_back(*std::max_element(ys.begin(), ys.end()));
     }
     panel.curves.push_back(std::move(curve));
-    // The paper's figures for this row's configurations, as open markers at their columns.
-    Curve paper{r + " (published)", {}, {}, {}, {}};
-    paper.points_only = true;
-    for (const auto* c : group) {
-      if (label_of(c->labels, row) != r) continue;
-      for (const auto& figure : published.figures) {
-        if (figure.accuracy && figure.config == label_of(c->labels, "config")) {
-          paper.x.push_back(std::stod(label_of(c->labels, column)));
-          paper.mean.push_back(*figure.accuracy);
+    // The paper's figures for this row's configurations, as open markers at their columns; those
+    // marked unverified as a curve of their own, so that the legend says so.
+    for (const bool unverified : {false, true}) {
+      Curve paper{r + (unverified ? " (published, unverified)" : " (published)"), {}, {}, {}, {}};
+      paper.points_only = true;
+      for (const auto* c : group) {
+        if (label_of(c->labels, row) != r) continue;
+        for (const auto& figure : published.figures) {
+          if (figure.accuracy && figure.unverified == unverified &&
+              figure.config == label_of(c->labels, "config")) {
+            paper.x.push_back(std::stod(label_of(c->labels, column)));
+            paper.mean.push_back(*figure.accuracy);
+          }
         }
       }
+      paper.low = paper.high = paper.mean;
+      if (!paper.x.empty()) panel.curves.push_back(std::move(paper));
     }
-    paper.low = paper.high = paper.mean;
-    if (!paper.x.empty()) panel.curves.push_back(std::move(paper));
   }
   return panel;
 }

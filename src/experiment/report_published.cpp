@@ -57,6 +57,9 @@ std::string published_section(const Experiment& experiment) {
             published.source, published.baseline, published_base,
             measured_base.n == 0 ? std::string("(not yet)")
                                  : fmt::format("{:.4f}", measured_base.mean));
+  if (!published.unverified_why.empty()) {
+    md << "Figures marked unverified: " << published.unverified_why << "\n\n";
+  }
   md << "| configuration | published | measured | published drop | measured drop |\n"
      << "|---|---|---|---|---|\n";
   for (const auto& c : experiment.configurations) {
@@ -67,6 +70,7 @@ std::string published_section(const Experiment& experiment) {
     if (figure != nullptr) {
       published_accuracy = figure->accuracy.value_or(kUnknown);
       published_cell = figure->accuracy ? fmt::format("{:.4f}", *figure->accuracy) : figure->word;
+      if (figure->unverified) published_cell += " (unverified)";
     }
     const bool baseline = name == published.baseline;
     // The configuration's name, and the labels of grid dimensions beside it (those of config

@@ -104,9 +104,10 @@ void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& ex
     const auto& published = report.at("published");
     layout.published.source = published.value("source", "");
     layout.published.baseline = published.value("baseline", "");
+    layout.published.unverified_why = published.value("unverified_why", "");
     for (const auto& f : published.at("figures")) {
       PublishedFigures::Figure figure{f.at("config").get<std::string>(), std::nullopt,
-                                      f.value("word", "")};
+                                      f.value("word", ""), f.value("unverified", false)};
       if (f.at("accuracy").is_number()) figure.accuracy = f.at("accuracy").get<double>();
       layout.published.figures.push_back(figure);
     }

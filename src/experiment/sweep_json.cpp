@@ -17,9 +17,13 @@ nlohmann::json published_json(const PublishedFigures& published) {
   for (const auto& f : published.figures) {
     figures.push_back({{"config", f.config},
                        {"accuracy", f.accuracy ? nlohmann::json(*f.accuracy) : nlohmann::json()},
-                       {"word", f.word}});
+                       {"word", f.word},
+                       {"unverified", f.unverified}});
   }
-  return {{"source", published.source}, {"baseline", published.baseline}, {"figures", figures}};
+  return {{"source", published.source},
+          {"baseline", published.baseline},
+          {"unverified_why", published.unverified_why},
+          {"figures", figures}};
 }
 
 }  // namespace

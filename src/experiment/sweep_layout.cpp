@@ -44,7 +44,36 @@ bool label_by_key(SweepSpec& spec, const std::string& key) {
   return true;
 }
 
-// [report.published]: source, baseline and the accuracy table, keyed by configuration names.
+// [report.published.unverified]: why = "..." and configs = [names of published figures], the
+// figures a source gives that could not be checked against the paper.
+void read_unverified(const toml::table& table, const std::string& source,
+                     PublishedFigures& published) {
+  const std::string expected =
+      "report.published.unverified: expected why = \"...\" (why the figures are unverified) and "
+      "configs = [...] (names of configurations with a published figure)";
+  const toml::array* configs = table["configs"].as_array();
+  const std::optional<std::string> why = table["why"].value<std::string>();
+  if (configs == nullptr || configs->empty() || !why || why->empty() || table.size() != 2) {
+    fail(source, expected);
+  }
+  published.unverified_why = *why;
+  for (const toml::node& item : *configs) {
+    const std::optional<std::string> name = item.value<std::string>();
+    if (!name) fail(source, expected);
+    const auto figure =
+        std::find_if(published.figures.begin(), published.figures.end(),
+                     [&](const PublishedFigures::Figure& f) { return f.config == *name; });
+    if (figure == published.figures.end()) {
+      fail(source, fmt::format("report.published.unverified names '{}', which has no figure in "
+                               "[report.published.accuracy]",
+                               *name));
+    }
+    figure->unverified = true;
+  }
+}
+
+// [report.published]: source, baseline, the accuracy table keyed by configuration names, and the
+// figures among them that are unverified.
 void read_published(const toml::table& table, const std::string& source, SweepSpec& spec) {
   PublishedFigures& published = spec.report.published;
   std::vector<std::string> names;
@@ -56,6 +85,7 @@ void read_published(const toml::table& table, const std::string& source, SweepSp
     }
   }
   if (names.empty()) fail(source, "report.published needs named configurations ([[configs]])");
+  const toml::table* unverified = nullptr;  // read once every figure is
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     if ((name == "source" || name == "baseline") && node.is_string()) {
@@ -70,7 +100,7 @@ void read_published(const toml::table& table, const std::string& source, SweepSp
                                    config_name,
                                    closest.empty() ? "" : " (did you mean '" + closest + "'?)"));
         }
-        PublishedFigures::Figure f{config_name, figure.value<double>(), ""};
+        PublishedFigures::Figure f{config_name, figure.value<double>(), "", false};
         if (figure.is_string()) {
           f.word = figure.as_string()->get();
         } else if (!f.accuracy || *f.accuracy < 0 || *f.accuracy > 1) {
@@ -80,12 +110,16 @@ void read_published(const toml::table& table, const std::string& source, SweepSp
         }
         published.figures.push_back(f);
       }
+    } else if (name == "unverified" && node.is_table()) {
+      unverified = node.as_table();
     } else {
       fail(source, "report.published." + name +
-                       ": expected source = \"...\", baseline = \"...\" (strings) and an "
-                       "[report.published.accuracy] table");
+                       ": expected source = \"...\", baseline = \"...\" (strings), an "
+                       "[report.published.accuracy] table and, optionally, an "
+                       "[report.published.unverified] table");
     }
   }
+  if (unverified != nullptr) read_unverified(*unverified, source, published);
   if (published.source.empty()) fail(source, "report.published.source is missing: cite the paper");
   const auto baseline = std::find_if(
       published.figures.begin(), published.figures.end(),

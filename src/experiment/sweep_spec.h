@@ -18,14 +18,17 @@ namespace dsgd {
 // Published figures to set beside a sweep's own ([report.published]): final test accuracy as a
 // paper reports it for some of the sweep's named configurations, where it comes from, and the
 // configuration (the single-worker baseline, say) whose accuracy each drop is measured from, in
-// the paper's numbers and in the sweep's. A figure is a number, or a word ("fails").
+// the paper's numbers and in the sweep's. A figure is a number, or a word ("fails"); figures the
+// source gives but nobody could check against the paper are marked unverified, with the reason.
 struct PublishedFigures {
   std::string source;
-  std::string baseline;  // a configuration name with a published figure
+  std::string baseline;        // a configuration name with a published figure
+  std::string unverified_why;  // why the figures marked unverified are ("" when none is)
   struct Figure {
     std::string config;  // the [[configs]] name
     std::optional<double> accuracy;
     std::string word;  // when the paper gives no number
+    bool unverified = false;
   };
   std::vector<Figure> figures;  // in the order the spec writes them
   bool empty() const { return figures.empty(); }
