@@ -104,8 +104,9 @@ def train(model: Any, train: Any, test: Any = None, *, algo: Optional[str] = Non
     key_values.update({_key_name(k): v for k, v in keys.items()})
     for reserved in ("model", "dataset"):
         if reserved in key_values:
+            argument = "model" if reserved == "model" else "..., train"
             raise ConfigError(f"'{reserved}' is train()'s own argument, not a key here",
-                              f"pass it as train({'model' if reserved == 'model' else '..., train'}=...)")
+                              f"pass it as train({argument}=...)")
     # The keys' errors before the inputs are written (the model and the data are checked by the
     # run itself): a bad key costs no TorchScript compilation and no hashing of the data.
     _core.check_config(config_path, key_values)
@@ -161,11 +162,11 @@ def report(*dirs: PathLike, out: Optional[PathLike] = None, plots: bool = True,
            cluster_file: Optional[PathLike] = None, device: Optional[str] = None) -> str:
     """Writes the markdown report of run or sweep folders (`dsgd report`); returns its path.
 
-    cluster: re-time the synchronous runs on this named cluster (`dsgd list clusters`; docs/time.md),
-    as `dsgd report --cluster` does; an asynchronous run is refused with a ConfigError unless it
-    was made on that cluster. A list of names re-times on each: the first prices the tables and
-    figures, and a section sets every cluster's times side by side. device: compute on this device
-    in place of the cluster's own (`dsgd report --device`)."""
+    cluster: re-time the synchronous runs on this named cluster (`dsgd list clusters`;
+    docs/time.md), as `dsgd report --cluster` does; an asynchronous run is refused with a
+    ConfigError unless it was made on that cluster. A list of names re-times on each: the first
+    prices the tables and figures, and a section sets every cluster's times side by side.
+    device: compute on this device in place of the cluster's own (`dsgd report --device`)."""
     clusters = [cluster] if isinstance(cluster, str) else list(cluster or [])
     command = "dsgd.report(" + ", ".join(repr(os.fspath(d)) for d in dirs) + (
         f", cluster={cluster!r}" if cluster else "") + (

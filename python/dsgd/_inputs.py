@@ -57,9 +57,9 @@ def _script(module: torch.nn.Module) -> torch.jit.ScriptModule:
             f"the model ({type(module).__name__}) cannot be compiled with torch.jit.script, which "
             f"dsgd needs to train it in C++: {first}",
             "give forward() type annotations for arguments that are not tensors, avoid Python "
-            "features TorchScript lacks (**kwargs, dynamic attributes, non-tensor returns), or pass "
-            "torch.jit.script(model) yourself; do not trace it instead (torch.jit.trace freezes "
-            "BatchNorm in training mode)") from None
+            "features TorchScript lacks (**kwargs, dynamic attributes, non-tensor returns), or "
+            "pass torch.jit.script(model) yourself; do not trace it instead (torch.jit.trace "
+            "freezes BatchNorm in training mode)") from None
 
 
 def model_path(model: Any) -> str:

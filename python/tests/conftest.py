@@ -28,7 +28,8 @@ def _idx(name):
         data = f.read()
     dims = data[3]
     shape = [int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(dims)]
-    return torch.from_numpy(np.frombuffer(data, np.uint8, offset=4 + 4 * dims).reshape(shape).copy())
+    pixels = np.frombuffer(data, np.uint8, offset=4 + 4 * dims)
+    return torch.from_numpy(pixels.reshape(shape).copy())
 
 
 def fashion_mnist(train=8192, test=2000):
