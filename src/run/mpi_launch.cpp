@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -88,8 +89,9 @@ class MpiLaunch : public LaunchSteps {
     std::string bf16_slow;
     try {
       bf16_slow = bf16_slowness(choose_device(config.device, host.rank));
-    } catch (const ConfigError&) {
-      // No GPU for device = "cuda": the session says so, on every rank that meets it.
+    } catch (const std::exception&) {
+      // No GPU for device = "cuda": the session says so, on every rank that meets it. (Nothing
+      // may leave a rank before the collective call below, or the others would wait for it.)
     }
     const auto [rank, reason] = world_.first_rank_saying(bf16_slow);
     if (rank >= 0) {
