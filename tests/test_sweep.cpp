@@ -502,6 +502,25 @@ TEST(Plots, AccuracyAgainstWorkersSetsPublishedFiguresBesideTheMeasured) {
   EXPECT_EQ(panel.curves[2].x, (std::vector<double>{16.0}));
   EXPECT_EQ(panel.curves[2].mean, (std::vector<double>{0.85}));
   EXPECT_TRUE(panel.curves[2].points_only);
+  EXPECT_FALSE(panel.curves[1].triangles);
+  EXPECT_TRUE(panel.curves[2].triangles);
+  if (!testing::have_gnuplot()) return;
+  const fs::path dir = fresh_dir("plots_published");
+  fs::create_directories(dir);
+  std::vector<Figure> figures = {{"a", "a", {panel}}};
+  style_by_title(figures);
+  draw_figure((dir / "a").string(), "a", figures[0].panels);
+  const std::string gp = read_file(dir / "a.gp");
+  // In the row's colour, a triangle where the verified figure has the row's open square.
+  EXPECT_NE(gp.find("with points pt 8 ps 1.5 lc rgb \"" + colour_of(gp, "dana") +
+                    "\" title \"dana (published, unverified)\""),
+            std::string::npos)
+      << gp;
+  EXPECT_NE(gp.find("with points pt 4 ps 1.2 lc rgb \"" + colour_of(gp, "dana") +
+                    "\" title \"dana (published)\""),
+            std::string::npos)
+      << gp;
+  fs::remove_all(dir);
 }
 
 // A report's time axes: seconds on the cluster where every run that has evaluations counted them

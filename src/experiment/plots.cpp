@@ -194,9 +194,11 @@ void draw_figure(const std::string& base, const std::string& title,
                         quoted(name + ".dat"), block, colour));
       }
       if (curve.points_only) {
+        constexpr int kOpenTriangle = 8;
         parts.push_back(
-            fmt::format("{} index {} using 1:2 with points pt {} ps 1.2 lc rgb \"{}\" title {}",
-                        quoted(name + ".dat"), block, marker - 1, colour, quoted(curve.title)));
+            fmt::format("{} index {} using 1:2 with points pt {} ps {} lc rgb \"{}\" title {}",
+                        quoted(name + ".dat"), block, curve.triangles ? kOpenTriangle : marker - 1,
+                        curve.triangles ? 1.5 : 1.2, colour, quoted(curve.title)));
       } else {
         parts.push_back(fmt::format(
             "{} index {} using 1:2 with linespoints pt {} ps 0.45 lw 1.5 dt {} lc rgb \"{}\" "

@@ -19,6 +19,9 @@ struct Curve {
   // in every figure), else the curve's place in its panel.
   int style = -1;
   bool points_only = false;  // figures that were not measured (published ones): open markers
+  // Open triangles in place of the row's open marker (published figures nobody could check), so
+  // that one drawn at nearly the place of another row's stays visible.
+  bool triangles = false;
 };
 
 // Every line marks its points (one per evaluation), has a colour and a dash of its own among the

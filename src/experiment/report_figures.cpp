@@ -299,10 +299,11 @@ Panel accuracy_against(const std::vector<const Configuration*>& group, const std
     }
     panel.curves.push_back(std::move(curve));
     // The paper's figures for this row's configurations, as open markers at their columns; those
-    // marked unverified as a curve of their own, so that the legend says so.
+    // marked unverified as a curve of their own, in open triangles, so that the legend says so.
     for (const bool unverified : {false, true}) {
       Curve paper{r + (unverified ? " (published, unverified)" : " (published)"), {}, {}, {}, {}};
       paper.points_only = true;
+      paper.triangles = unverified;
       for (const auto* c : group) {
         if (label_of(c->labels, row) != r) continue;
         for (const auto& figure : published.figures) {
