@@ -21,8 +21,9 @@ plot "workers=16.dat" index 0 using 1:3:4 with filledcurves fs transparent solid
      "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+     "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -35,12 +36,13 @@ set format x "%g"
 set key outside right top vertical
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
+     "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -53,12 +55,13 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
+     "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -71,12 +74,13 @@ set format x "%g"
 set key outside right top vertical
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
+     "workers=16.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
@@ -89,11 +93,11 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -106,10 +110,11 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd"
+plot "workers=16.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd (identical to dana-slim)", \
+     "workers=16.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -122,12 +127,13 @@ set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 25 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 27 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 27 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
+     "workers=16.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -140,8 +146,8 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 26 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 32 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 1440,1560 font "sans,10"
@@ -163,8 +169,9 @@ plot "workers=16.dat" index 0 using 1:3:4 with filledcurves fs transparent solid
      "workers=16.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
      "workers=16.dat" index 1 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
      "workers=16.dat" index 2 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+     "workers=16.dat" index 3 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "test accuracy against simulated time"
 set xlabel "simulated time"
 set ylabel "test accuracy"
@@ -177,12 +184,13 @@ set format x "%g"
 set key outside right top vertical
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 4 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 7 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 5 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
+     "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 9 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss"
 set xlabel "epoch"
 set ylabel "training loss"
@@ -195,12 +203,13 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 8 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 9 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 11 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 10 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 10 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 11 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
+     "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 14 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "training loss against simulated time"
 set xlabel "simulated time"
 set ylabel "training loss"
@@ -213,12 +222,13 @@ set format x "%g"
 set key outside right top vertical
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 12 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 12 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 13 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 14 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 15 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 15 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
+     "workers=16.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
@@ -231,11 +241,11 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 16 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 16 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 17 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 20 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "staleness of the applied messages"
 set xlabel "staleness (server updates)"
 set ylabel "share of updates"
@@ -248,10 +258,11 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 19 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 19 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 20 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 21 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd"
+plot "workers=16.dat" index 23 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd (identical to dana-slim)", \
+     "workers=16.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd"
 set title "test accuracy against bytes moved"
 set xlabel "bytes moved"
 set ylabel "test accuracy"
@@ -264,12 +275,13 @@ set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 22 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
-     "workers=16.dat" index 22 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
-     "workers=16.dat" index 23 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
-     "workers=16.dat" index 24 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "workers=16.dat" index 25 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 25 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 27 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
+     "workers=16.dat" index 27 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "dana-dc", \
+     "workers=16.dat" index 28 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim", \
+     "workers=16.dat" index 29 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
+     "workers=16.dat" index 30 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "workers=16.dat" index 31 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 31 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 set title "learner spread before the last average of each period"
 set xlabel "epoch"
 set ylabel "spread"
@@ -282,7 +294,7 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "workers=16.dat" index 26 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
-     "workers=16.dat" index 26 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
+plot "workers=16.dat" index 32 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#d55e00" notitle, \
+     "workers=16.dat" index 32 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#d55e00" title "ssgd (workers=32)"
 unset multiplot
 set output
