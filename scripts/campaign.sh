@@ -13,7 +13,8 @@
 # - Each sweep's folder is $DSGD_CAMPAIGNS/NAME (default: campaigns/ beside the repository), so a
 #   new checkout does not erase it; the runs use a copy of build/dsgd of their own (bin/NAME/dsgd
 #   there), so neither rebuilding the work tree nor starting another campaign changes a running
-#   campaign's code (the copy is refreshed when the campaign starts).
+#   campaign's code (the copy is refreshed when the campaign starts, and before a queue entry
+#   whose spec, edited since, only the current build/dsgd reads: sweep.log says so).
 # - It runs under `nice -n 19`: building and testing get the cores first.
 # - Starting it again continues it: finished runs are skipped, the others resume from their last
 #   checkpoint (`dsgd sweep`). On a replaced machine, finished runs are first restored from git
@@ -180,6 +181,14 @@ setsid bash -c '
     only=()
     [ "$point" = "*" ] || only=(--only "$point")
     echo "$(date -u +%FT%TZ) $sweep ${point}: start" >>"$out/sweep.log"
+    # Each entry reads its spec from the work tree: a spec edited since the campaign started may
+    # use what only a newer build reads, and the pinned copy would refuse every later entry of it.
+    # Then, and only then, the entry takes the current build (between runs: none is running).
+    if ! "$root/bin/$sweep/dsgd" sweep "$spec" --out "$out" "${only[@]}" --dry-run >/dev/null 2>&1 &&
+      build/dsgd sweep "$spec" --out "$out" "${only[@]}" --dry-run >/dev/null 2>&1; then
+      cp build/dsgd "$root/bin/$sweep/dsgd.new" && mv "$root/bin/$sweep/dsgd.new" "$root/bin/$sweep/dsgd"
+      echo "$(date -u +%FT%TZ) $sweep: $spec needs a newer dsgd than the one pinned at the start: took build/dsgd" >>"$out/sweep.log"
+    fi
     nice -n 19 "$root/bin/$sweep/dsgd" sweep "$spec" --out "$out" "${only[@]}" "$@" \
       >>"$out/sweep.log" 2>&1 &
     pid=$!
