@@ -22,6 +22,7 @@
 # - A watcher copies each finished run's config.toml, metrics.csv and summary.json into
 #   docs/results/NAME-runs/<run>/ and commits exactly those files; `dsgd report` on the sweep
 #   folder then regenerates docs/results/NAME.md.
+# tests/campaign_queue.sh (CTest: campaign.queue) runs a two-entry queue in a scratch clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
