@@ -60,8 +60,9 @@ export DSGD_CAMPAIGNS=$scratch/campaigns
 scripts/campaign.sh docs/results/ctest-queue.txt >/dev/null
 log=$DSGD_CAMPAIGNS/ctest/sweep.log
 # dsgd's own "start" line: the first entry's sweep has read its spec.
-for _ in $(seq 300); do grep -q "^start a/seed1" "$log" 2>/dev/null && break; sleep 0.1; done
-grep -q "^start a/seed1" "$log" || fail "the first entry did not start in 30 s: $(cat "$log")"
+# The waits are generous (a sanitizer build on a loaded machine takes minutes, a plain build 15 s).
+for _ in $(seq 1200); do grep -q "^start a/seed1" "$log" 2>/dev/null && break; sleep 0.1; done
+grep -q "^start a/seed1" "$log" || fail "the first entry did not start in 120 s: $(cat "$log")"
 cat >>docs/results/ctest.sweep.toml <<'EOF'
 [report.published]
 source = "a test"
@@ -77,9 +78,9 @@ cp "$dsgd" build/dsgd.new && mv build/dsgd.new build/dsgd
 [ -f "$DSGD_CAMPAIGNS/ctest/a/seed1/summary.json" ] &&
   grep -q "\"status\": *\"ok\"" "$DSGD_CAMPAIGNS/ctest/a/seed1/summary.json" &&
   fail "the first entry ended before the spec was edited: make its run longer"
-for _ in $(seq 600); do grep -q "queue done" "$DSGD_CAMPAIGNS/ctest-queue.log" 2>/dev/null && break
+for _ in $(seq 3000); do grep -q "queue done" "$DSGD_CAMPAIGNS/ctest-queue.log" 2>/dev/null && break
   sleep 0.1; done
-grep -q "queue done" "$DSGD_CAMPAIGNS/ctest-queue.log" || fail "the queue did not end in 60 s"
+grep -q "queue done" "$DSGD_CAMPAIGNS/ctest-queue.log" || fail "the queue did not end in 300 s"
 
 grep -q "needs a newer dsgd than the one pinned at the start: took build/dsgd" "$log" ||
   fail "no entry took the current build: $(cat "$log")"
