@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds dsgd and its unit tests with AddressSanitizer and UndefinedBehaviorSanitizer (clang, in
-# build-sanitize/, shared with scripts/fuzz.sh) and runs the tests, any sanitizer report failing
-# the test that made it. The MPI tests are left out by default: Open MPI's own allocations and
-# shared-memory transport are not instrumented and drown the output (pass --mpi to include them).
+# Builds dsgd, its unit tests and the Python module with AddressSanitizer and
+# UndefinedBehaviorSanitizer (clang, in build-sanitize/, shared with scripts/fuzz.sh) and runs the
+# tests, any sanitizer report failing the test that made it; the Python package's tests run the
+# instrumented module with the shared sanitizer runtime preloaded (CMakeLists.txt sets it). The C++
+# MPI tests are left out by default: Open MPI's own allocations and shared-memory transport are not
+# instrumented and drown the output (pass --mpi to include them).
 # Usage: scripts/sanitize.sh [--mpi] [extra ctest arguments...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
