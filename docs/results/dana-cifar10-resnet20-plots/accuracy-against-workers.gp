@@ -28,7 +28,8 @@ plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0
      "accuracy-against-workers.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "accuracy-against-workers.dat" index 6 using 1:2 with points pt 4 ps 1.2 lc rgb "#cc79a7" title "sgd (published)", \
      "accuracy-against-workers.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "accuracy-against-workers.dat" index 8 using 1:2 with points pt 8 ps 1.5 lc rgb "#e69f00" title "multi-asgd (published, unverified)"
+     "accuracy-against-workers.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "accuracy-against-workers.dat" index 9 using 1:2 with points pt 8 ps 1.5 lc rgb "#e69f00" title "multi-asgd (published, unverified)"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 720,420 font "sans,10"
@@ -57,6 +58,7 @@ plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0
      "accuracy-against-workers.dat" index 5 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 4 lc rgb "#cc79a7" title "sgd", \
      "accuracy-against-workers.dat" index 6 using 1:2 with points pt 4 ps 1.2 lc rgb "#cc79a7" title "sgd (published)", \
      "accuracy-against-workers.dat" index 7 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#000000" title "nag-asgd", \
-     "accuracy-against-workers.dat" index 8 using 1:2 with points pt 8 ps 1.5 lc rgb "#e69f00" title "multi-asgd (published, unverified)"
+     "accuracy-against-workers.dat" index 8 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 2 lc rgb "#e69f00" title "multi-asgd", \
+     "accuracy-against-workers.dat" index 9 using 1:2 with points pt 8 ps 1.5 lc rgb "#e69f00" title "multi-asgd (published, unverified)"
 unset multiplot
 set output
