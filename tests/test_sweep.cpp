@@ -1003,10 +1003,12 @@ TEST(Report, TablesByEpochTakeEachSeedsFirstEvaluationAtOrAfterIt) {
 }
 
 // A seed still going has moved only part of its bytes and clock: once another seed of its
-// configuration has ended, the means over seeds (here the simulated time) are the ended seeds'
-// alone; a configuration with no ended seed shows how far its running ones got. A stopped run's
-// epoch is shown to two decimals. A time reference with a seed still going has no final accuracy
-// yet, and the table says so.
+// configuration has ended, it waits for its end as a queued seed waits for its start. The means
+// over seeds (the accuracies, the simulated time) are the ended seeds' alone, and the seed still
+// going is named beside them with its accuracy so far; a configuration with no ended seed shows
+// how far its running ones got. A stopped run's epoch is shown to two decimals. A time reference
+// with a seed still going keeps its ended seeds' final accuracy as the target; one none of whose
+// seeds has ended has none yet, and the table says so.
 TEST(Report, ASeedStillGoingIsLeftOutOfTheEndedSeedsMeans) {
   const fs::path dir = fresh_dir("report_going");
   fake_run(dir / "part/1", "ok", 0.79, {{1, 10, 100, 0.70}, {2, 20, 200, 0.79}});
@@ -1020,9 +1022,10 @@ TEST(Report, ASeedStillGoingIsLeftOutOfTheEndedSeedsMeans) {
   }
   const std::string report =
       report_of_sweep(dir, {"part/1", "part/2", "alone/1"}, nlohmann::json::object());
-  EXPECT_NE(report.find("| part | 2 | 0.7900, 0.5000 (interrupted, epoch 1.23) |"),
+  EXPECT_NE(report.find("| part | 2 | 0.7900 (+1 interrupted: 0.5000 at epoch 1.23) |"),
             std::string::npos)
       << report;
+  EXPECT_NE(report.find("| alone | 1 | 0.6000 (running, epoch 1) |"), std::string::npos) << report;
   const auto csv = testing::read_csv(dir / "report.csv");
   ASSERT_EQ(csv.size(), 3u) << report;  // a header and two configurations
   // The index of a CSV column by its header's name (the header's size where it has none).
@@ -1037,20 +1040,33 @@ TEST(Report, ASeedStillGoingIsLeftOutOfTheEndedSeedsMeans) {
   EXPECT_DOUBLE_EQ(std::stod(csv[1][sim_time]), 200.0);  // not (200 + 50) / 2
   EXPECT_EQ(csv[2][0], "alone");
   EXPECT_DOUBLE_EQ(std::stod(csv[2][sim_time]), 90.0);
-  // With "part" as the time reference, its final accuracy is not known while a seed runs: the
-  // time-to-target cells are "-", and the table's text says why.
+  // With "part" as the time reference, its target is its ended seed's final accuracy, 0.79:
+  // part/1 reaches it at epoch 2, part/2 has not yet (1 of the 2 seeds), alone/1 has not yet.
   const std::string with_reference =
       report_of_sweep(dir, {"part/1", "part/2", "alone/1"}, {{"target_config", "part"}});
   EXPECT_NE(with_reference.find("| time to part's final acc |"), std::string::npos)
       << with_reference;
-  EXPECT_NE(with_reference.find("\"-\" stands where it has no final accuracy yet (a seed of it "
-                                "still going, or one that did not end ok)"),
+  EXPECT_NE(with_reference.find("| 2 / 20 / 200 (1/2) | 1.00 / 1.00 |"), std::string::npos)
+      << with_reference;
+  EXPECT_NE(with_reference.find("| 0.6000 (running, epoch 1) | 0.6000 (running, epoch 1) | "
+                                "0.6100 (running, epoch 1) | not yet |"),
             std::string::npos)
       << with_reference;
   const auto with_reference_csv = testing::read_csv(dir / "report.csv");
   const size_t target_epoch = column(with_reference_csv, "target_epoch");
   ASSERT_LT(target_epoch, with_reference_csv[0].size());
-  EXPECT_EQ(with_reference_csv[1][target_epoch], "");
+  EXPECT_EQ(with_reference_csv[1][target_epoch], "2");
+  EXPECT_EQ(with_reference_csv[2][target_epoch], "");
+  // "alone" as the reference: no seed of it has ended, so it has no final accuracy yet, its
+  // time-to-target cells are "-", and the table's text says why.
+  const std::string without_target =
+      report_of_sweep(dir, {"part/1", "part/2", "alone/1"}, {{"target_config", "alone"}});
+  EXPECT_NE(without_target.find("\"-\" stands where it has no final accuracy yet (none of its "
+                                "seeds has ended, or one did not end ok)"),
+            std::string::npos)
+      << without_target;
+  const auto without_target_csv = testing::read_csv(dir / "report.csv");
+  for (size_t row : {1, 2}) EXPECT_EQ(without_target_csv[row][target_epoch], "") << row;
   fs::remove_all(dir);
 }
 
@@ -1115,7 +1131,9 @@ TEST(Report, TimeToEachAccuracyIsEachSeedsFirstCrossing) {
 
 // Drops from named baselines, hand-computed: base 0.90 / 0.88 (0.89 ± 0.0141), close 0.885 /
 // 0.875 (0.88 ± 0.0071), far 0.80 / 0.82 (0.81 ± 0.0141), one seed of "one" (the other queued),
-// and a run still going. The spread of a difference is sqrt(std² + std of the baseline²).
+// a run still going alone, and "mixed", one seed ended (0.86) beside one still going, which
+// waits for its end as a queued seed does. The spread of a difference is
+// sqrt(std² + std of the baseline²).
 TEST(Report, DropsFromBaselinesSayWhetherTheSeedsResolveThem) {
   const fs::path dir = fresh_dir("report_drops");
   fake_run(dir / "base/1", "ok", 0.90, {{1, 10, 10, 0.90}});
@@ -1126,10 +1144,13 @@ TEST(Report, DropsFromBaselinesSayWhetherTheSeedsResolveThem) {
   fake_run(dir / "far/2", "ok", 0.82, {{1, 10, 10, 0.82}});
   fake_run(dir / "one/1", "ok", 0.87, {{1, 10, 10, 0.87}});
   fake_run(dir / "going/1", "running", 0.5, {{1, 10, 10, 0.5}});
-  const std::string report = report_of_sweep(
-      dir,
-      {"base/1", "base/2", "close/1", "close/2", "far/1", "far/2", "one/1", "one/2", "going/1"},
-      {{"drops_from", {"base", "far"}}});
+  fake_run(dir / "mixed/1", "ok", 0.86, {{1, 10, 10, 0.86}});
+  fake_run(dir / "mixed/2", "running", 0.3, {{1, 10, 10, 0.3}});
+  const std::string report =
+      report_of_sweep(dir,
+                      {"base/1", "base/2", "close/1", "close/2", "far/1", "far/2", "one/1", "one/2",
+                       "going/1", "mixed/1", "mixed/2"},
+                      {{"drops_from", {"base", "far"}}});
   const std::string drops = report.substr(report.find("## Drops from the baselines"));
   EXPECT_NE(drops.find("| config | from base | from far |"), std::string::npos) << drops;
   EXPECT_NE(drops.find("| base | baseline | -8.00 ± 2.00 |"), std::string::npos) << drops;
@@ -1142,6 +1163,9 @@ TEST(Report, DropsFromBaselinesSayWhetherTheSeedsResolveThem) {
             std::string::npos)
       << drops;
   EXPECT_NE(drops.find("| going | - | - |"), std::string::npos) << drops;
+  EXPECT_NE(drops.find("| mixed | 3.00 (1 seed against 2) | -5.00 (1 seed against 2) |"),
+            std::string::npos)
+      << drops;
   fs::remove_all(dir);
 }
 

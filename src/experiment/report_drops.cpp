@@ -18,8 +18,9 @@ std::string drops_section(const Experiment& experiment, const Layout& layout) {
   std::ostringstream md;
   md << "\n## Drops from the baselines\n\nPoints of final test accuracy each configuration "
         "lost against each baseline (negative: it gained): the baseline's mean over its seeds "
-        "less the configuration's, once every seed started of both has finished (a queued seed "
-        "joins when it finishes), ± the spread of a difference between one seed of each, "
+        "less the configuration's, over the seeds of each that have ended, once every one of "
+        "them ended ok (a seed queued or still going joins when it ends), ± the spread of a "
+        "difference between one seed of each, "
         "sqrt(std² + std of the baseline²), where both have two seeds or more, and \"not "
         "resolved\" where the drop is within it. A baseline is "
         "the configuration of that name with the same other labels, or else the only one.\n\n";

@@ -127,8 +127,8 @@ bool spans_tenfold(const std::vector<Curve>& curves, std::vector<double> Curve::
 // reached within the first epochs, and a logarithmic axis would flatten the late crossings where
 // comparisons are read; unless the lines' times differ more than tenfold (a single worker beside
 // sixteen), where a linear axis would flatten all but the slowest. On the part's clock
-// (clock_of). A target is drawn only where every seed got there: the mean of their times, the
-// band their range.
+// (clock_of). A target is drawn only where every seed got there (a seed still going beside ended
+// ones waits for its end, as in the tables): the mean of their times, the band their range.
 Panel time_to_accuracy(const std::vector<const Configuration*>& part, const SeriesName& name,
                        const Clock& clock) {
   double best = 0.0;
@@ -149,7 +149,10 @@ Panel time_to_accuracy(const std::vector<const Configuration*>& part, const Seri
     for (int k = 0; k <= kTargets && best > 0; ++k) {
       const double target = best * (kLowest + (1.0 - kLowest) * k / kTargets);
       std::vector<double> times;
+      size_t seeds = 0;
       for (const auto& run : c->runs) {
+        if (waits_for_its_end(*c, run)) continue;
+        ++seeds;
         auto acc = run.metrics.find("test_acc");
         auto time = run.metrics.find(clock.column);
         if (acc == run.metrics.end() || time == run.metrics.end()) break;
@@ -160,7 +163,7 @@ Panel time_to_accuracy(const std::vector<const Configuration*>& part, const Seri
           }
         }
       }
-      if (times.empty() || times.size() < c->runs.size()) continue;
+      if (times.empty() || times.size() < seeds) continue;
       curve.x.push_back(target);
       curve.mean.push_back(seed_stats(times).mean);
       curve.low.push_back(*std::min_element(times.begin(), times.end()));

@@ -65,9 +65,10 @@ std::string preamble(const Experiment& experiment, const ReportOptions& options)
 
 std::string table_intro(const Layout& layout, const std::vector<Row>& rows) {
   std::ostringstream md;
-  md << "## Every configuration\n\nAccuracies: mean ± std over seeds when every seed finished; "
-        "otherwise each seed's outcome (a running or interrupted run: its accuracy so far and "
-        "epoch). ";
+  md << "## Every configuration\n\nAccuracies: mean ± std over the seeds that have ended, when "
+        "every one of them ended ok, with a seed still going (its accuracy so far and epoch) "
+        "or queued named beside it; otherwise each seed's outcome (where a seed did not end "
+        "ok, or none has ended yet). ";
   if (layout.has_target()) {
     md << fmt::format(
         "Time to {}: the first evaluation at or above it, as epoch / updates / simulated time, "
@@ -76,8 +77,8 @@ std::string table_intro(const Layout& layout, const std::vector<Row>& rows) {
         layout.target_name(),
         layout.relative_target()
             ? fmt::format("; the reference is the {} {} with the same other labels, or the only "
-                          "one, and \"-\" stands where it has no final accuracy yet (a seed of "
-                          "it still going, or one that did not end ok)",
+                          "one, and \"-\" stands where it has no final accuracy yet (none of its "
+                          "seeds has ended, or one did not end ok)",
                           layout.rows, layout.target_config)
             : "");
   }

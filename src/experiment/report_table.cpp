@@ -31,6 +31,11 @@ std::optional<double> mean_of(const std::vector<double>& values) {
   return seed_stats(values).mean;
 }
 
+// Two decimals: a stopped run's epoch is a fraction (6.05641), a finished evaluation's not.
+std::string epoch_text(double epochs) {
+  return fmt::format("{:g}", std::round(epochs * 100.0) / 100.0);
+}
+
 std::string number(std::optional<double> v) { return v ? fmt::format("{}", *v) : ""; }
 
 std::string stat(const SeedStats& s, bool deviation) {
@@ -54,10 +59,6 @@ Column optional_column(std::string header, std::string csv_name,
 
 }  // namespace
 
-bool unfinished(const RunResult& run) {
-  return run.status == "running" || run.status == "interrupted";
-}
-
 std::optional<double> Row::traffic_value(const std::string& key) const {
   auto it = traffic.find(key);
   if (it == traffic.end()) return std::nullopt;
@@ -75,12 +76,9 @@ Row summarise(const Configuration& c, double target) {
   std::vector<Reached> reached;
   // A seed still going has moved part of its bytes and clock: the means are the ended seeds'
   // once one has ended, and the running ones' (how far they got) only while none has.
-  const bool any_ended = std::any_of(c.runs.begin(), c.runs.end(), [](const RunResult& run) {
-    return !run.status.empty() && !unfinished(run);
-  });
   for (const auto& run : c.runs) {
     if (run.status.empty()) continue;
-    if (!any_ended || !unfinished(run)) {
+    if (!waits_for_its_end(c, run)) {
       if (auto s = last_metric(run, "staleness_mean")) staleness.push_back(*s);
       if (auto g = last_metric(run, "gap_rms")) gap.push_back(*g);
       if (auto t = last_metric(run, "sim_time")) sim_time.push_back(*t);
@@ -142,15 +140,23 @@ std::string measured_drop(const SeedStats& baseline, const SeedStats& measured) 
 }
 
 std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
-  bool all_ok = true;
+  bool ended_ok = true;  // every seed that has ended, ended normally
   bool any_run = false;
+  std::vector<std::string> waiting;  // the seeds still going beside ended ones, then the queued
   for (const auto& run : c.runs) {
-    all_ok = all_ok && ok(run);
     any_run = any_run || !run.status.empty();
+    if (waits_for_its_end(c, run)) {
+      waiting.push_back(run.epochs <= 0 ? fmt::format("+1 {}, no evaluation yet", run.status)
+                                        : fmt::format("+1 {}: {:.4f} at epoch {}", run.status,
+                                                      run.*field, epoch_text(run.epochs)));
+    } else {
+      ended_ok = ended_ok && ok(run);
+    }
   }
   if (!any_run) return "-";
-  const std::string queued = c.queued > 0 ? fmt::format(" (+{} queued)", c.queued) : "";
-  if (all_ok) return mean_std(seed_stats(values_of(c, field)), 4) + queued;
+  if (c.queued > 0) waiting.push_back(fmt::format("+{} queued", c.queued));
+  const std::string beside = waiting.empty() ? "" : fmt::format(" ({})", fmt::join(waiting, "; "));
+  if (ended_ok) return mean_std(seed_stats(values_of(c, field)), 4) + beside;
   std::string out;
   for (const auto& run : c.runs) {
     std::string one = run.status.empty() ? "-" : run.status;
@@ -159,13 +165,11 @@ std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
     } else if (unfinished(run) && run.epochs <= 0) {
       one = fmt::format("- ({}, no evaluation yet)", run.status);
     } else if (unfinished(run)) {
-      // Two decimals: a stopped run's epoch is a fraction (6.05641), a finished evaluation's not.
-      one = fmt::format("{:.4f} ({}, epoch {:g})", run.*field, run.status,
-                        std::round(run.epochs * 100.0) / 100.0);
+      one = fmt::format("{:.4f} ({}, epoch {})", run.*field, run.status, epoch_text(run.epochs));
     }
     out += (out.empty() ? "" : ", ") + one;
   }
-  return out + queued;
+  return out + (c.queued > 0 ? fmt::format(" (+{} queued)", c.queued) : "");
 }
 
 std::vector<Column> table_columns(const std::vector<std::string>& dimensions,

@@ -39,15 +39,14 @@ std::string mean_std(const SeedStats& s, int digits);
 // against the baseline's); "-" where either has no clean result yet.
 std::string measured_drop(const SeedStats& baseline, const SeedStats& measured);
 
-// A run that has not ended (running, or interrupted): it may still evaluate again.
-bool unfinished(const RunResult& run);
-
 // `target` ≤ 0: no time-to-target column for this configuration.
 Row summarise(const Configuration& c, double target);
 
-// Mean ± std over the seeds when every seed finished normally; otherwise each seed's outcome, so
-// that a diverged or collapsed seed is never averaged away ("0.8512, collapsed") and an unfinished
-// one says how far it got ("0.7728 (running, epoch 6)").
+// Mean ± std over the ended seeds when every one finished normally, with the seeds still going
+// and queued named beside it ("0.8038 ± 0.0189 (+1 running: 0.6462 at epoch 57)"); otherwise each
+// seed's outcome, so that a diverged or collapsed seed is never averaged away ("0.8512,
+// collapsed") and a configuration none of whose seeds has ended says how far each got ("0.7728
+// (running, epoch 6)").
 std::string accuracy_cell(const Configuration& c, double RunResult::*field);
 
 // One column of the table of every configuration: its markdown header and cell, and the CSV

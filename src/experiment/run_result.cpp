@@ -2,6 +2,7 @@
 // runs and seeds that the tables take from it; see run_results.h.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -195,9 +196,20 @@ SeedStats seed_stats(const std::vector<double>& values) {
   return stats;
 }
 
+bool unfinished(const RunResult& run) {
+  return run.status == "running" || run.status == "interrupted";
+}
+
+bool waits_for_its_end(const Configuration& c, const RunResult& run) {
+  return unfinished(run) && std::any_of(c.runs.begin(), c.runs.end(), [](const RunResult& other) {
+           return !other.status.empty() && !unfinished(other);
+         });
+}
+
 SeedStats finished_accuracy(const Configuration& c) {
   std::vector<double> finals;
   for (const auto& run : c.runs) {
+    if (waits_for_its_end(c, run)) continue;
     if (run.status != "ok") return SeedStats{};
     finals.push_back(run.final_acc);
   }

@@ -85,8 +85,18 @@ struct SeedStats {
 };
 SeedStats seed_stats(const std::vector<double>& values);
 
-// The final accuracy over a configuration's seeds when every seed started has finished normally;
-// n = 0 otherwise (a run still going, or one that collapsed, has no clean result yet).
+// A run that has not ended (running, or interrupted): it may still evaluate again.
+bool unfinished(const RunResult& run);
+
+// Whether `run` waits for its end as a queued seed waits for its start: it has not ended while
+// another seed of `c` has. Such a seed stays out of the configuration's figures over seeds (its
+// final accuracy, drops, crossings and clock), which are the ended seeds' until it ends, so that a
+// campaign's page keeps a row's finished figures while its next seed runs.
+bool waits_for_its_end(const Configuration& c, const RunResult& run);
+
+// The final accuracy over a configuration's ended seeds when every one of them finished normally
+// (seeds still going join when they end, as queued ones do when they start); n = 0 where none has
+// ended, or one ended otherwise (diverged, collapsed: never averaged away).
 SeedStats finished_accuracy(const Configuration& c);
 
 // When a run's test accuracy first reached `target`: the metrics row's epoch, updates and
