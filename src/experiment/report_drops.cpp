@@ -20,10 +20,9 @@ std::string drops_section(const Experiment& experiment, const Layout& layout) {
         "lost against each baseline (negative: it gained): the baseline's mean over its seeds "
         "less the configuration's, over the seeds of each that have ended, once every one of "
         "them ended ok (a seed queued or still going joins when it ends), ± the spread of a "
-        "difference between one seed of each, "
-        "sqrt(std² + std of the baseline²), where both have two seeds or more, and \"not "
-        "resolved\" where the drop is within it. A baseline is "
-        "the configuration of that name with the same other labels, or else the only one.\n\n";
+        "difference between one seed of each, sqrt(std² + std of the baseline²), where both "
+        "have two seeds or more, and \"not resolved\" where the drop is within it. A baseline "
+        "is the configuration of that name with the same other labels, or else the only one.\n\n";
   std::vector<std::string> headers;
   for (const std::string& b : baselines) headers.push_back("from " + b);
   md << table_head(experiment.dimensions, headers);
