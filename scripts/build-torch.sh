@@ -86,6 +86,14 @@ if [ -n "$offline" ]; then
   with_mpi=OFF
 else
   scripts/setup.sh
+  # The Python tests (python.*) run on the interpreter the build is made against: it gets what
+  # they import (pyproject.toml's dependencies, its `test` and `progress` extras) once, as
+  # setup.sh does for Debian's python3. A LibTorch folder has no interpreter of its own.
+  if [ -n "$python" ] && ! "$python" -c 'import numpy, pandas, pytest, tqdm' 2>/dev/null; then
+    echo "build-torch: installing numpy, pandas, pytest and tqdm into $python for the Python tests"
+    "$python" -m pip install --quiet numpy pandas pytest tqdm ||
+      die "could not pip-install numpy, pandas, pytest and tqdm into $python (the Python tests need them)"
+  fi
 fi
 
 args=(-DCMAKE_BUILD_TYPE=Release "-DTorch_DIR=$torch_dir" "-DCMAKE_PREFIX_PATH=$prefix"

@@ -20,6 +20,7 @@
 #include "algos/communicator.h"
 #include "algos/sync_algorithm.h"
 #include "algos/sync_round.h"
+#include "numeric_bound.h"
 
 namespace dsgd {
 namespace golden {
@@ -48,7 +49,8 @@ inline double relative_difference(const torch::Tensor& actual, const torch::Tens
 inline double expect_step(const torch::Tensor& actual, const nlohmann::json& step,
                           const std::string& field, size_t k, const std::string& file) {
   const double difference = relative_difference(actual, vec(step.at(field)));
-  EXPECT_LE(difference, kTolerance) << file << ": step " << k << ", " << field;
+  bounds::expect_within(difference, kTolerance,
+                        file + ": step " + std::to_string(k) + ", " + field);
   return difference;
 }
 
@@ -94,7 +96,7 @@ inline void expect_value(Outcome& outcome, const torch::Tensor& actual,
       expected.is_array() ? vec(expected) : torch::tensor({expected.get<double>()}, torch::kDouble);
   const double difference =
       relative_difference(actual.to(torch::kDouble).reshape(reference.sizes()), reference);
-  EXPECT_LE(difference, kTolerance) << file << ": step " << k << ", " << what;
+  bounds::expect_within(difference, kTolerance, file + ": step " + std::to_string(k) + ", " + what);
   outcome.max_difference = std::max(outcome.max_difference, difference);
   ++outcome.compared;
 }
@@ -221,7 +223,8 @@ inline Outcome run_sync(const std::string& name, const std::string& algo, bool l
   auto compare = [&](const torch::Tensor& actual, const nlohmann::json& expected,
                      const std::string& what, size_t k) {
     const double difference = relative_difference(actual, vec(expected));
-    EXPECT_LE(difference, kTolerance) << name << ": step " << k << ", " << what;
+    bounds::expect_within(difference, kTolerance,
+                          name + ": step " + std::to_string(k) + ", " + what);
     outcome.max_difference = std::max(outcome.max_difference, difference);
     ++outcome.compared;
   };

@@ -191,6 +191,15 @@ source = "test"
   EXPECT_DOUBLE_EQ(twelve.latency_seconds, (6 + 2) * 1e-6);
   EXPECT_DOUBLE_EQ(twelve.seconds_per_byte,
                    2 * 7.0 / 8 / 1e10 + 7.0 / 8 / 5e9 + 2 / 1e10 + 1 / 5e9);
+  // dsgd's rank-order: the ring's terms on one link (p - 1 pairwise steps each way), and on hosts
+  // of 4 its far partners cross the uplink in every step where the ring's cross it once a host.
+  const AllreducePrice ordered = allreduce_price(AllreduceAlgorithm::kRankOrder, 16, link);
+  EXPECT_DOUBLE_EQ(ordered.latency_seconds, 30 * 1e-6);
+  EXPECT_DOUBLE_EQ(ordered.seconds_per_byte,
+                   allreduce_price(AllreduceAlgorithm::kRing, 16, link).seconds_per_byte);
+  const LinkTerms host_link{1e-6, 1e11, 0}, uplink{1e-3, 1e9, 0};
+  EXPECT_GT(allreduce_price(AllreduceAlgorithm::kRankOrder, 16, 4, host_link, uplink).seconds(1e6),
+            allreduce_price(AllreduceAlgorithm::kRing, 16, 4, host_link, uplink).seconds(1e6));
   // `dsgd list clusters` says which algorithm and the summing rate.
   const std::string listed = describe_cluster_table(table);
   EXPECT_NE(listed.find("tree all-reduce"), std::string::npos) << listed;
@@ -210,7 +219,7 @@ source = "test"
     ADD_FAILURE() << "allreduce = butterfly was accepted";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("clusters.x: allreduce = \"butterfly\" must be \"ring\", "
-                                         "\"tree\" or \"halving-doubling\""),
+                                         "\"tree\", \"halving-doubling\" or \"rank-order\""),
               std::string::npos)
         << e.what();
   }

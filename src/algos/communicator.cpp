@@ -5,17 +5,47 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "core/errors.h"
+#include "core/fault_injection.h"
 
 namespace dsgd {
 
-void average_in_place(const std::vector<torch::Tensor>& members) {
+namespace {
+
+// One fused pass over contiguous CPU tensors of type T: blocks small enough that the n input
+// slices stay in cache between reading and writing.
+template <typename T>
+void fused_average(const std::vector<torch::Tensor>& members) {
   const size_t n = members.size();
+  std::vector<T*> data(n);
+  for (size_t j = 0; j < n; ++j) data[j] = members[j].data_ptr<T>();
+  constexpr int64_t kBlock = 2048;
+  at::parallel_for(0, members[0].numel(), kBlock, [&](int64_t begin, int64_t end) {
+    T mean[kBlock];
+    std::vector<const T*> slices(n);
+    for (int64_t start = begin; start < end; start += kBlock) {
+      const int64_t len = std::min(kBlock, end - start);
+      for (size_t j = 0; j < n; ++j) slices[j] = data[j] + start;
+      mean_in_member_order(slices.data(), n, mean, len);
+      for (size_t j = 0; j < n; ++j) std::copy(mean, mean + len, data[j] + start);
+    }
+  });
+}
+
+}  // namespace
+
+void average_in_place(const std::vector<torch::Tensor>& given) {
+  const size_t n = given.size();
   if (n <= 1) return;
   torch::NoGradGuard no_grad;
-  bool fused = true;
+  std::vector<torch::Tensor> members = given;
+  if (state_fault("reduce", "REVERSED")) std::reverse(members.begin(), members.end());
+  const auto type = members[0].scalar_type();
+  bool fused = type == torch::kFloat || type == torch::kDouble;
   for (const auto& m : members) {
-    fused = fused && m.device().is_cpu() && m.scalar_type() == torch::kFloat && m.is_contiguous() &&
+    fused = fused && m.device().is_cpu() && m.scalar_type() == type && m.is_contiguous() &&
             m.numel() == members[0].numel();
   }
   if (!fused) {
@@ -25,28 +55,11 @@ void average_in_place(const std::vector<torch::Tensor>& members) {
     for (const auto& m : members) m.copy_(sum);
     return;
   }
-  std::vector<float*> data(n);
-  for (size_t j = 0; j < n; ++j) data[j] = members[j].data_ptr<float>();
-  const float count = static_cast<float>(n);
-  // Blocks small enough that the n input slices stay in cache between reading and writing.
-  constexpr int64_t kBlock = 2048;
-  at::parallel_for(0, members[0].numel(), kBlock, [&](int64_t begin, int64_t end) {
-    float mean[kBlock];
-    for (int64_t start = begin; start < end; start += kBlock) {
-      const int64_t len = std::min(kBlock, end - start);
-      const float* first = data[0] + start;
-      for (int64_t k = 0; k < len; ++k) mean[k] = first[k];
-      for (size_t j = 1; j < n; ++j) {
-        const float* src = data[j] + start;
-        for (int64_t k = 0; k < len; ++k) mean[k] += src[k];
-      }
-      for (int64_t k = 0; k < len; ++k) mean[k] /= count;
-      for (size_t j = 0; j < n; ++j) {
-        float* dst = data[j] + start;
-        for (int64_t k = 0; k < len; ++k) dst[k] = mean[k];
-      }
-    }
-  });
+  if (type == torch::kFloat) {
+    fused_average<float>(members);
+  } else {
+    fused_average<double>(members);
+  }
 }
 
 InProcessCommunicator::InProcessCommunicator(int64_t learners, std::vector<int64_t> group_sizes)

@@ -28,8 +28,25 @@ class Communicator {
 
 // Replaces every member with the members' mean, summed in member order and divided by their
 // count (so equal inputs give bit-identical results wherever it runs). Contiguous float CPU
-// tensors take one fused pass: each member is read once and written once.
+// tensors take one fused pass: each member is read once and written once. Under the test fault
+// DSGD_FAULT=reduce:REVERSED the members are summed last to first: the spread between a run and
+// itself summed in another order is what a bound on two engines' rounding is derived from.
 void average_in_place(const std::vector<torch::Tensor>& members);
+
+// out[k] = (((members[0][k] + members[1][k]) + ...) + members[n-1][k]) / n for k < len: the one
+// sum every exact mean of dsgd computes, the simulator's over its learners and the MPI engine's
+// rank-order all-reduce over the chunks it received, so that the two agree bit for bit.
+template <typename T>
+void mean_in_member_order(const T* const* members, size_t n, T* out, int64_t len) {
+  const T* first = members[0];
+  for (int64_t k = 0; k < len; ++k) out[k] = first[k];
+  for (size_t j = 1; j < n; ++j) {
+    const T* src = members[j];
+    for (int64_t k = 0; k < len; ++k) out[k] += src[k];
+  }
+  const T count = static_cast<T>(n);
+  for (int64_t k = 0; k < len; ++k) out[k] /= count;
+}
 
 // All P learners in this process: tensors[j] is learner j's.
 class InProcessCommunicator : public Communicator {

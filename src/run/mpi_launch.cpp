@@ -115,7 +115,12 @@ class MpiLaunch : public LaunchSteps {
           fmt::format("launch with mpirun -n {}", plan.ranks));
     }
     session->check_memory(world_.rank(), host_ranks_);
-    if (config.allreduce != "auto") {
+    if (config.allreduce == "rank-order") {
+      if (root_) {
+        std::cerr << "all-reduce: rank-order (dsgd's reduce-scatter and all-gather, each element "
+                     "summed in rank order: the simulator's means bit for bit)\n";
+      }
+    } else if (config.allreduce != "auto") {
       const int value = world_.set_iallreduce_algorithm(config.allreduce);
       if (root_) {
         std::cerr << fmt::format(

@@ -138,7 +138,7 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
       shape.allreduce.empty() ? &cluster.allreduce : find_allreduce(shape.allreduce);
   if (named == nullptr) {
     throw ConfigError("allreduce = \"" + shape.allreduce + "\" is no algorithm dsgd prices",
-                      "use \"ring\", \"tree\" or \"halving-doubling\"");
+                      "use \"ring\", \"tree\", \"halving-doubling\" or \"rank-order\"");
   }
   const AllreduceAlgorithm algorithm = *named;
   const LinkProfile& intra = table.link(cluster.intra);

@@ -124,8 +124,9 @@ void read_into(ClusterTable& table, const std::string& text, const std::string& 
     if (!allreduce.empty()) {
       const AllreduceAlgorithm* algorithm = find_allreduce(allreduce);
       if (algorithm == nullptr) {
-        e.fail(fmt::format("allreduce = \"{}\" must be \"ring\", \"tree\" or \"halving-doubling\"",
-                           allreduce));
+        e.fail(fmt::format(
+            "allreduce = \"{}\" must be \"ring\", \"tree\", \"halving-doubling\" or \"rank-order\"",
+            allreduce));
       }
       cluster.allreduce = *algorithm;
     }

@@ -15,6 +15,7 @@ const std::pair<AllreduceAlgorithm, const char*> kNames[] = {
     {AllreduceAlgorithm::kRing, "ring"},
     {AllreduceAlgorithm::kTree, "tree"},
     {AllreduceAlgorithm::kHalvingDoubling, "halving-doubling"},
+    {AllreduceAlgorithm::kRankOrder, "rank-order"},
 };
 
 struct Message {
@@ -89,6 +90,17 @@ void price_ring(AllreducePrice& price, int64_t p, const Placement& placement) {
   const double steps = static_cast<double>(p - 1);
   placement.add_step(price, next, 1.0 / static_cast<double>(p), true, steps);
   placement.add_step(price, next, 1.0 / static_cast<double>(p), false, steps);
+}
+
+// A reduce-scatter by direct exchange, then an all-gather the same way, as p - 1 pairwise steps
+// each: at step s every member sends 1/p of the vector to the member s after it.
+void price_rank_order(AllreducePrice& price, int64_t p, const Placement& placement) {
+  for (int64_t s = 1; s < p; ++s) {
+    std::vector<Message> shifted;
+    for (int64_t r = 0; r < p; ++r) shifted.push_back({r, (r + s) % p});
+    placement.add_step(price, shifted, 1.0 / static_cast<double>(p), true);
+    placement.add_step(price, shifted, 1.0 / static_cast<double>(p), false);
+  }
 }
 
 // A binomial reduce to member 0, then a binomial broadcast from it: at the level of distance d,
@@ -169,6 +181,9 @@ AllreducePrice allreduce_price(AllreduceAlgorithm algorithm, int64_t members, in
       break;
     case AllreduceAlgorithm::kHalvingDoubling:
       price_halving_doubling(price, members, placement);
+      break;
+    case AllreduceAlgorithm::kRankOrder:
+      price_rank_order(price, members, placement);
       break;
   }
   return price;

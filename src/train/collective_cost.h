@@ -27,10 +27,16 @@ enum class AllreduceAlgorithm {
   // way), so partners 2^k apart in the new numbers may be further apart on the hosts. Open MPI's
   // choice for mid-sized vectors.
   kHalvingDoubling,
+  // dsgd's own (allreduce = "rank-order"): a reduce-scatter by direct exchange, each member summing
+  // its 1/p of the vector in rank order, then an all-gather, priced as the pairwise exchange
+  // (step s: member r sends to r + s): 2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma, the ring's
+  // terms with other partners. Its sums are the simulator's bit for bit.
+  kRankOrder,
 };
 
 inline constexpr AllreduceAlgorithm kAllreduceAlgorithms[] = {
-    AllreduceAlgorithm::kRing, AllreduceAlgorithm::kTree, AllreduceAlgorithm::kHalvingDoubling};
+    AllreduceAlgorithm::kRing, AllreduceAlgorithm::kTree, AllreduceAlgorithm::kHalvingDoubling,
+    AllreduceAlgorithm::kRankOrder};
 
 struct LinkTerms {
   double latency = 0.0;           // seconds, one way (alpha)
@@ -38,7 +44,7 @@ struct LinkTerms {
   double reduce_bandwidth = 0.0;  // bytes per second a member sums (1 / gamma); 0: free
 };
 
-// "ring", "tree", "halving-doubling"; nullptr for an unknown name.
+// "ring", "tree", "halving-doubling", "rank-order"; nullptr for an unknown name.
 const AllreduceAlgorithm* find_allreduce(const std::string& name);
 const char* allreduce_name(AllreduceAlgorithm algorithm);
 

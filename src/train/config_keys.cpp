@@ -242,9 +242,11 @@ const std::vector<KeySpec>& key_specs() {
       spec("allreduce", &RunConfig::allreduce, kFixed,
            "the learners' all-reduce: ring, tree (a binomial reduce, then broadcast) or "
            "halving-doubling (Rabenseifner's): what the MPI engine runs (Open MPI's non-blocking "
-           "all-reduce) and what a cluster prices on the simulator; auto: the MPI engine's ring, "
-           "the cluster's own `allreduce`",
-           one_of({"auto", "ring", "tree", "halving-doubling"}), kSyncFamily),
+           "all-reduce) and what a cluster prices on the simulator; rank-order: dsgd's own "
+           "reduce-scatter and all-gather, each element summed in rank order, so that an MPI run's "
+           "means are the simulator's bit for bit (the ring's bytes); auto: the MPI engine's "
+           "ring, the cluster's own `allreduce`",
+           one_of({"auto", "ring", "tree", "halving-doubling", "rank-order"}), kSyncFamily),
       spec("average_momentum", &RunConfig::average_momentum, kFixed,
            "also average the learners' optimizer state when averaging parameters (sgd: the "
            "momentum buffers; adamw: both moments)",

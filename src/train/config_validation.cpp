@@ -116,7 +116,7 @@ void check_engine(const RunConfig& c) {
         "sim.replicas parallelises the simulator; an MPI run has a process per worker",
         "drop sim.replicas, or use engine = \"sim\"");
   }
-  if (c.allreduce != "auto" && c.mpi_hang_timeout == 0) {
+  if (c.allreduce != "auto" && c.allreduce != "rank-order" && c.mpi_hang_timeout == 0) {
     throw ConfigError("allreduce = \"" + c.allreduce +
                           "\" chooses the non-blocking all-reduce's algorithm, "
                           "which mpi.hang_timeout = 0 replaces by the blocking MPI_Allreduce (the "
@@ -140,7 +140,8 @@ void check_cluster(const RunConfig& c, const std::set<std::string>& set_keys) {
         "drop it; to predict this MPI run's time, run the same config on the simulator with the "
         "cluster set (\"this-machine\" for this machine)");
   }
-  if (!c.mpi() && c.cluster.empty() && c.allreduce != "auto") {
+  // rank-order is the simulator's own sum: a config that says it runs on either engine.
+  if (!c.mpi() && c.cluster.empty() && c.allreduce != "auto" && c.allreduce != "rank-order") {
     throw ConfigError("allreduce = \"" + c.allreduce +
                           "\" on the simulator prices a cluster's "
                           "all-reduce, but no cluster is set (comm.* keys price every all-reduce "

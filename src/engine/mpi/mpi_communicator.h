@@ -5,6 +5,11 @@
 // non-blocking, waited for under the world's watchdog, so that a rank that stops answering ends the
 // job instead of hanging it (blocking when the watchdog is off). Learners on a GPU are summed
 // through pinned host buffers (core/host_staging.h): Debian's Open MPI reads host memory only.
+// With `rank_order` (allreduce = "rank-order") a mean is not MPI's all-reduce but a reduce-scatter
+// by direct exchange (MPI_Ialltoallv), each rank summing its slice in rank order with the
+// simulator's own kernel (mean_in_member_order), then an all-gather: the same bytes on the wire as
+// the ring, and the simulator's means bit for bit (MPI leaves the order of its sums unspecified,
+// and Open MPI's ring starts each slice's sum at another rank).
 #pragma once
 
 #include <map>
@@ -23,7 +28,7 @@ class MpiCommunicator : public Communicator {
   // of each node, and the constructor checks (ConfigError) that the nodes nest in the next level.
   // The learners' tensors live on `device`.
   MpiCommunicator(MpiWorld& world, std::vector<int64_t> group_sizes, bool node_groups,
-                  torch::Device device = torch::kCPU);
+                  torch::Device device = torch::kCPU, bool rank_order = false);
   ~MpiCommunicator() override;
   MpiCommunicator(const MpiCommunicator&) = delete;
   MpiCommunicator& operator=(const MpiCommunicator&) = delete;
@@ -38,7 +43,14 @@ class MpiCommunicator : public Communicator {
   const HostStaging& staging() const { return staging_; }
 
  private:
+  // The host tensor MPI reads and writes for `tensor` (staged through a buffer on a GPU), after
+  // checking that MPI can carry it.
+  torch::Tensor host_side(const torch::Tensor& tensor);
+  // The group mean at `level` summed in rank order (rank_order_).
+  void mean_in_rank_order(size_t level, torch::Tensor& tensor);
+
   Watchdog& watchdog_;
+  bool rank_order_;
   std::vector<MPI_Comm> comms_;  // per level; the last is the world's (not ours to free)
   std::vector<int64_t> sizes_;
   double seconds_ = 0;

@@ -68,8 +68,9 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
                           [](int rank) { return fmt::format("learner {} (rank {})", rank, rank); });
   State& s = *state_;
   s.plan = sync_plan(*training_.algorithm().sync, c, training_.context().updates_per_epoch());
-  s.communicator = std::make_unique<MpiCommunicator>(
-      world_, s.plan.group_sizes(), s.plan.groups_follow_hosts, training_.context().device());
+  s.communicator =
+      std::make_unique<MpiCommunicator>(world_, s.plan.group_sizes(), s.plan.groups_follow_hosts,
+                                        training_.context().device(), c.allreduce == "rank-order");
   s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
   FlatModel& model = training_.model();
   s.learner.emplace_back(local_optimizer_options(c), model.params().detach(), model.buffers(),

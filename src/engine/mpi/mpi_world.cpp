@@ -10,6 +10,7 @@
 #include <functional>
 #include <iostream>
 #include <thread>
+#include <utility>
 
 #include "core/errors.h"
 
@@ -100,7 +101,16 @@ MpiWorld::MpiWorld() {
 int MpiWorld::set_iallreduce_algorithm(const std::string& algorithm) {
   // libnbc's numbering: 0 its own choice, 1 ring, 2 binomial, 3 Rabenseifner's, 4 recursive
   // doubling.
-  const int value = algorithm == "ring" ? 1 : algorithm == "tree" ? 2 : 3;
+  const std::pair<const char*, int> numbers[] = {{"ring", 1}, {"tree", 2}, {"halving-doubling", 3}};
+  int value = -1;
+  for (const auto& [known, number] : numbers) {
+    if (algorithm == known) value = number;
+  }
+  if (value < 0) {
+    throw ConfigError(
+        fmt::format("allreduce = \"{}\" is none of Open MPI's all-reduces", algorithm),
+        "use \"ring\", \"tree\" or \"halving-doubling\"");
+  }
   const char* name = "coll_libnbc_iallreduce_algorithm";
   int provided = 0;
   int index = -1;
