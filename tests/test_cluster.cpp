@@ -450,6 +450,38 @@ TEST(ClusterCli, ARunsOwnAllreduceIsWhatTheClusterPrices) {
   EXPECT_FALSE(fs::exists(dir / "metrics.csv"));
 }
 
+// Every number of a cluster file is finite and in range, or the run stops with exit 2 naming the
+// file, the entry and the key before its folder exists (TOML reads nan and inf as numbers).
+TEST(ClusterCli, NonFiniteNumbersInAClusterFileAreRefusedBeforeTheRunStarts) {
+  const std::string job =
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.25 "
+      "--set algo=ssgd --set workers=8 --set cluster=tiny-hosts ";
+  const std::string tiny_hosts = kTestLinks + std::string(kTinyHosts);
+  const std::pair<std::string, std::string> cases[] = {
+      {"latency = 1e-6", "latency = nan"},
+      {"bandwidth = 1e9", "bandwidth = inf"},
+      {"\"mlp 16 contiguous fp32\" = 0.004", "\"mlp 16 contiguous fp32\" = nan"},
+  };
+  for (const auto& [good, bad] : cases) {
+    SCOPED_TRACE(bad);
+    std::string text = tiny_hosts;
+    const size_t at = text.find(good);
+    ASSERT_NE(at, std::string::npos) << good;
+    text.replace(at, good.size(), bad);
+    const fs::path file = write_table("cluster_nan", text);
+    const fs::path out = fresh_dir("cluster_nan_run");
+    const CliResult r =
+        run_dsgd(job + "--set cluster_file=" + file.string() + " --out " + out.string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(file.string()), std::string::npos) << r.output;
+    const std::string key = bad.substr(0, bad.find(" ="));
+    EXPECT_NE(r.output.find(key), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("must be a finite number"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out));
+    fs::remove_all(file.parent_path());
+  }
+}
+
 // A synchronous run on a named cluster: its config.toml holds the prices, its metrics a seconds
 // column that is sim_time x seconds_per_unit row by row, its summary the seconds; `dsgd list
 // clusters` names it with its source; comm.* beside a cluster is refused; resuming keeps the

@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -31,7 +32,10 @@ class Entry {
     if (node == nullptr && !required) return 0.0;
     if (node == nullptr || !node->is_number()) fail(fmt::format("{} must be a number", key));
     const double value = node->value<double>().value();
-    if (value < 0) fail(fmt::format("{} = {} must be >= 0", key, value));
+    // TOML reads nan and inf as numbers; either would price every run as a finite-looking lie.
+    if (!std::isfinite(value) || value < 0) {
+      fail(fmt::format("{} = {} must be a finite number >= 0", key, value));
+    }
     return value;
   }
   [[noreturn]] void fail(const std::string& what) const {
@@ -101,8 +105,9 @@ void read_into(ClusterTable& table, const std::string& text, const std::string& 
     const toml::table* steps = t.get_as<toml::table>("step");
     if (steps == nullptr) e.fail("step must be a table of \"MODEL BATCH FORMAT\" = seconds");
     for (const auto& [what, seconds] : *steps) {
-      if (!seconds.is_number() || seconds.value<double>().value() <= 0) {
-        e.fail(fmt::format("step.\"{}\" must be a number of seconds > 0", what.str()));
+      if (!seconds.is_number() || !std::isfinite(seconds.value<double>().value()) ||
+          seconds.value<double>().value() <= 0) {
+        e.fail(fmt::format("step.\"{}\" must be a finite number of seconds > 0", what.str()));
       }
       device.step_seconds[std::string(what.str())] = seconds.value<double>().value();
     }
