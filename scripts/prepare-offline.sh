@@ -23,7 +23,7 @@ die() {
 
 scripts/setup.sh
 for p in libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libstb-dev libxtensor-dev libfmt-dev \
-  libgtest-dev libbenchmark-dev zlib1g-dev; do
+  libgtest-dev libbenchmark-dev zlib1g-dev libboost-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
     die "Debian package $p is missing (scripts/setup.sh installs it)"
 done
@@ -40,6 +40,12 @@ cp -r /usr/include/toml++ /usr/include/CLI /usr/include/nlohmann /usr/include/xt
 cp /usr/include/stb/stb_image.h /usr/include/stb/stb_image_resize.h \
   /usr/include/stb/stb_image_write.h "$out/include/stb/"
 cp -r /usr/include/fmt "$out/fmt/include/"
+# Of Boost (header-only here), the headers that Student's t pulls in (about 4 MB of its 150): the
+# closure the compiler itself lists.
+echo '#include <boost/math/distributions/students_t.hpp>' |
+  c++ -std=c++17 -M -x c++ - | tr ' \\' '\n\n' | grep '^/usr/include/boost/' | sort -u |
+  while read -r header; do cp --parents "$header" "$work/"; done
+cp -r "$work/usr/include/boost" "$out/include/"
 cat >"$out/stb/stb_implementations.c" <<'EOF'
 /* The implementations of the stb headers dsgd uses (Debian links them as libstb). */
 #define STB_IMAGE_IMPLEMENTATION

@@ -13,6 +13,7 @@ packages=(
   dataset-fashion-mnist                      # the default job's data, real and offline
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libboost-dev                               # Boost.Math's Student's t: the report's Welch test
   iproute2                                   # network namespaces for the two-host MPI test
   gnuplot-nox                                # the figures of `dsgd report`
   libsimgrid-dev                             # SimGrid's SMPI: the all-reduce prices' check

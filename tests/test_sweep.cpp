@@ -16,6 +16,7 @@
 #include "experiment/report.h"
 #include "experiment/report_figures.h"
 #include "experiment/run_results.h"
+#include "experiment/seed_test.h"
 #include "experiment/sweep_runner.h"
 #include "experiment/sweep_spec.h"
 #include "run/host_limits.h"
@@ -318,9 +319,10 @@ TEST(SweepCli, PublishedFiguresStandBesideTheMeasuredOnesWithTheirDrops) {
                dana = (dana1 + dana2) / 2;
   EXPECT_LT(sgd, 0.99);
   EXPECT_NE(asgd, sgd);
-  // The spread of a difference of one seed of each: sample stds of two seeds, |a − b| / sqrt(2).
-  const double spread =
-      std::sqrt((sgd1 - sgd2) * (sgd1 - sgd2) / 2 + (dana1 - dana2) * (dana1 - dana2) / 2);
+  // Welch's interval over two seeds a side (seed_test.h, tested by hand in
+  // Report.WelchInterval...).
+  const DifferenceInterval interval =
+      *welch_interval(seed_stats({sgd1, sgd2}), seed_stats({dana1, dana2}));
   const std::string report = read_file(out / "report.md");
   EXPECT_NE(report.find("## Published and measured"), std::string::npos) << report;
   EXPECT_NE(report.find("Published: A Paper 2019, Table 1."), std::string::npos) << report;
@@ -336,10 +338,10 @@ TEST(SweepCli, PublishedFiguresStandBesideTheMeasuredOnesWithTheirDrops) {
             fmt::format("| asgd n4 | fails (unverified) | {:.4f} | - | {:.2f} (1 seed against 2) |",
                         asgd, (sgd - asgd) * 100));
   const std::string dana_row = table_row(report, "| dana-zero n4 | 0.9150");
-  EXPECT_NE(
-      dana_row.find(fmt::format("| 0.13 | {:.2f} ± {:.2f}{} |", (sgd - dana) * 100, spread * 100,
-                                std::abs(sgd - dana) <= spread ? ", not resolved" : "")),
-      std::string::npos)
+  EXPECT_NE(dana_row.find(fmt::format("| 0.13 | {:.2f} [{:.2f}, {:.2f}], {} |", (sgd - dana) * 100,
+                                      interval.low * 100, interval.high * 100,
+                                      interval.resolved() ? "resolved" : "not resolved")),
+            std::string::npos)
       << dana_row;
   fs::remove_all(dir);
 }
@@ -797,6 +799,31 @@ void fake_run(const fs::path& dir, const std::string& status, double final_acc,
     metrics << r[0] << "," << r[1] << "," << r[2] << ",0.5," << r[3] << "\n";
 }
 
+// Welch's interval by hand: two seeds a side of equal spread have 2 degrees of freedom and three
+// a side 4, whose 97.5 % quantiles of Student's t are 4.302653 and 2.776445 (any table); unequal
+// spreads take Welch-Satterthwaite's degrees of freedom, (va + vb)² / (va² / (na - 1) + vb² /
+// (nb - 1)) = 1.25e-4² / (1e-4² + 2.5e-5²) = 1.4706; one seed a side gives no interval.
+TEST(Report, WelchIntervalIsTheHandComputedOne) {
+  const double s = std::sqrt(2e-4);  // the sample std of 0.90 and 0.88
+  auto two = welch_interval({2, 0.89, s}, {2, 0.81, s});
+  ASSERT_TRUE(two.has_value());
+  EXPECT_NEAR(two->degrees_of_freedom, 2.0, 1e-12);
+  EXPECT_NEAR(two->high - two->difference, 4.302652729749464 * std::sqrt(2e-4), 1e-9);
+  EXPECT_NEAR(two->difference, 0.08, 1e-12);
+  EXPECT_TRUE(two->resolved());
+  auto three = welch_interval({3, 0.5, 0.01}, {3, 0.49, 0.01});
+  EXPECT_NEAR(three->degrees_of_freedom, 4.0, 1e-12);
+  EXPECT_NEAR(three->high - three->difference, 2.7764451051977987 * std::sqrt(2e-4 / 3), 1e-9);
+  EXPECT_FALSE(three->resolved());  // 1 point against a half-width of 2.27
+  auto unequal = welch_interval({2, 0.89, s}, {2, 0.88, std::sqrt(5e-5)});
+  EXPECT_NEAR(unequal->degrees_of_freedom, 1.25e-4 * 1.25e-4 / (1e-8 + 2.5e-5 * 2.5e-5), 1e-9);
+  EXPECT_FALSE(unequal->resolved());
+  EXPECT_FALSE(welch_interval({1, 0.9, 0.0}, {2, 0.8, s}).has_value());
+  auto alike = welch_interval({2, 0.9, 0.0}, {2, 0.8, 0.0});
+  EXPECT_EQ(alike->low, alike->high);
+  EXPECT_TRUE(alike->resolved());
+}
+
 TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
   const fs::path dir = fresh_dir("report_fake");
   // Two configurations × two seeds; "ref" is the reference whose final accuracy is the target.
@@ -1132,8 +1159,10 @@ TEST(Report, TimeToEachAccuracyIsEachSeedsFirstCrossing) {
 // Drops from named baselines, hand-computed: base 0.90 / 0.88 (0.89 ± 0.0141), close 0.885 /
 // 0.875 (0.88 ± 0.0071), far 0.80 / 0.82 (0.81 ± 0.0141), one seed of "one" (the other queued),
 // a run still going alone, and "mixed", one seed ended (0.86) beside one still going, which
-// waits for its end as a queued seed does. The spread of a difference is
-// sqrt(std² + std of the baseline²).
+// waits for its end as a queued seed does. Each drop's interval is Welch's at 95 %: base against
+// far, two seeds of equal spread a side, has 2 degrees of freedom, so 8.00 ± t(0.975, 2) x
+// sqrt(0.0141²/2 + 0.0141²/2) = 8.00 ± 4.3027 x 1.4142 = 8.00 ± 6.08 points; close against base
+// (1.00 points, a standard error of 1.12) holds 0.
 TEST(Report, DropsFromBaselinesSayWhetherTheSeedsResolveThem) {
   const fs::path dir = fresh_dir("report_drops");
   fake_run(dir / "base/1", "ok", 0.90, {{1, 10, 10, 0.90}});
@@ -1153,11 +1182,12 @@ TEST(Report, DropsFromBaselinesSayWhetherTheSeedsResolveThem) {
                       {{"drops_from", {"base", "far"}}});
   const std::string drops = report.substr(report.find("## Drops from the baselines"));
   EXPECT_NE(drops.find("| config | from base | from far |"), std::string::npos) << drops;
-  EXPECT_NE(drops.find("| base | baseline | -8.00 ± 2.00 |"), std::string::npos) << drops;
-  // 1 point, within sqrt(0.0141² + 0.0071²) = 1.58 points: the seeds do not decide it.
-  EXPECT_NE(drops.find("| close | 1.00 ± 1.58, not resolved | -7.00 ± 1.58 |"), std::string::npos)
+  EXPECT_NE(drops.find("| base | baseline | -8.00 [-14.08, -1.92], resolved |"), std::string::npos)
       << drops;
-  EXPECT_NE(drops.find("| far | 8.00 ± 2.00 | baseline |"), std::string::npos) << drops;
+  EXPECT_NE(drops.find("| close | 1.00 ["), std::string::npos) << drops;
+  EXPECT_NE(drops.find("], not resolved | -7.00 ["), std::string::npos) << drops;
+  EXPECT_NE(drops.find("| far | 8.00 [1.92, 14.08], resolved | baseline |"), std::string::npos)
+      << drops;
   // One seed against the baselines' two: no spread, and the cell says why.
   EXPECT_NE(drops.find("| one | 2.00 (1 seed against 2) | -6.00 (1 seed against 2) |"),
             std::string::npos)

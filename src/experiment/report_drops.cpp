@@ -1,8 +1,8 @@
 // The report's table of drops from named baselines (`[report] drops_from = [...]` in the sweep
 // spec): each configuration's loss of final accuracy against each baseline, in points, with the
-// spread of the seeds behind both and "not resolved" where the drop is within it, so that a claim
-// such as "Hier-AVG loses less than K-AVG" is read from numbers that say whether the seeds decide
-// it. See report_sections.h.
+// 95 % interval of Welch's t over the seeds behind both, "resolved" or "not resolved", so that a
+// claim such as "Hier-AVG loses less than K-AVG" is read from numbers that say whether the seeds
+// decide it. See report_sections.h.
 #include <fmt/format.h>
 
 #include <sstream>
@@ -19,9 +19,10 @@ std::string drops_section(const Experiment& experiment, const Layout& layout) {
   md << "\n## Drops from the baselines\n\nPoints of final test accuracy each configuration "
         "lost against each baseline (negative: it gained): the baseline's mean over its seeds "
         "less the configuration's, over the seeds of each that have ended, once every one of "
-        "them ended ok (a seed queued or still going joins when it ends), ± the spread of a "
-        "difference between one seed of each, sqrt(std² + std of the baseline²), where both "
-        "have two seeds or more, and \"not resolved\" where the drop is within it. A baseline "
+        "them ended ok (a seed queued or still going joins when it ends), with its 95 % interval "
+        "by Welch's t over the seeds of both, where both have two seeds or more: \"resolved\" "
+        "where the interval leaves out 0, \"not resolved\" where it holds it; with one seed on "
+        "a side no test is possible, and the cell says how many seeds there are. A baseline "
         "is the configuration of that name with the same other labels, or else the only one.\n\n";
   std::vector<std::string> headers;
   for (const std::string& b : baselines) headers.push_back("from " + b);

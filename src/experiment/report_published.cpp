@@ -51,9 +51,10 @@ std::string published_section(const Experiment& experiment) {
             "configuration's own baseline, {}: the published figures' from the published "
             "{:.4f}, the measured ones' from the measured {}. A measured drop is taken over "
             "the seeds of each side that have ended, once every one of them ended ok (a seed "
-            "queued or still going joins when it ends), with the spread of a difference between "
-            "one seed of each, sqrt(std² + std of the baseline²), where both have two seeds or "
-            "more, and \"not resolved\" where the drop is within it.\n\n",
+            "queued or still going joins when it ends), with its 95 % interval by Welch's t over "
+            "the seeds of both, where both have two seeds or more: \"resolved\" where the "
+            "interval leaves out 0, \"not resolved\" where it holds it; with one seed on a side "
+            "no test is possible, and the cell says how many seeds there are.\n\n",
             published.source, published.baseline, published_base,
             measured_base.n == 0 ? std::string("(not yet)")
                                  : fmt::format("{:.4f}", measured_base.mean));

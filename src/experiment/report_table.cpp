@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "experiment/seed_test.h"
 #include "run/progress.h"
 
 namespace dsgd {
@@ -133,10 +134,9 @@ std::string measured_drop(const SeedStats& baseline, const SeedStats& measured) 
     return fmt::format("{} ({} seed{} against {})", points, measured.n, measured.n == 1 ? "" : "s",
                        baseline.n);
   }
-  const double spread = std::sqrt(baseline.std * baseline.std + measured.std * measured.std);
-  const double difference = std::abs(baseline.mean - measured.mean);
-  return fmt::format("{} ± {:.2f}{}", points, spread * 100.0,
-                     difference <= spread ? ", not resolved" : "");
+  const DifferenceInterval drop = *welch_interval(baseline, measured);
+  return fmt::format("{} [{:.2f}, {:.2f}], {}", points, drop.low * 100.0, drop.high * 100.0,
+                     drop.resolved() ? "resolved" : "not resolved");
 }
 
 std::string accuracy_cell(const Configuration& c, double RunResult::*field) {

@@ -32,11 +32,11 @@ struct Row {
 // "0.8512" for one value, "0.8512 ± 0.0031" (the sample std) for more, "-" for none.
 std::string mean_std(const SeedStats& s, int digits);
 
-// Points of final accuracy lost from `baseline` to `measured` (negative: gained), against the
-// spread of the seeds behind them: the spread of a difference of one seed of each,
-// sqrt(std_baseline² + std²), "not resolved" where the drop is within it; where either side has
-// one seed, so the spread is unknown, "(one seed)" or "(2 seeds against 1)" (this configuration's
-// against the baseline's); "-" where either has no clean result yet.
+// Points of final accuracy lost from `baseline` to `measured` (negative: gained), with the 95 %
+// interval of Welch's t over the seeds behind them (seed_test.h), "resolved" where it leaves out
+// 0 and "not resolved" where it holds it; where either side has one seed, so no test is possible,
+// "(one seed)" or "(2 seeds against 1)" (this configuration's against the baseline's); "-" where
+// either has no clean result yet.
 std::string measured_drop(const SeedStats& baseline, const SeedStats& measured);
 
 // `target` ≤ 0: no time-to-target column for this configuration.
