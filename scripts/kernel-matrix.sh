@@ -7,24 +7,35 @@
 #
 #   scripts/kernel-matrix.sh [BUILD_DIR ...]     # default: build/, and build-torch/ if built
 #
-# Kernels: OpenBLAS's own choice for this CPU, then OPENBLAS_CORETYPE = Haswell, SkylakeX, Zen and
-# Sandybridge (the older core), then oneDNN limited to AVX2 (ONEDNN_MAX_CPU_ISA). A build against
-# a PyTorch wheel computes its GEMMs in the wheel's own BLAS, which OPENBLAS_CORETYPE leaves as it
-# is: its columns differ only where oneDNN does. Exit 1 when any cell fails.
+# Kernels of a build on Debian's LibTorch (OpenBLAS): OpenBLAS's own choice for this CPU, then
+# OPENBLAS_CORETYPE = Haswell, SkylakeX, Zen and Sandybridge (the older core), then oneDNN limited
+# to AVX2 (ONEDNN_MAX_CPU_ISA). A build against a PyTorch wheel computes its GEMMs in the wheel's
+# own MKL, which OPENBLAS_CORETYPE leaves as it is: its kernels are MKL's own choice, MKL limited
+# to AVX2 (MKL_ENABLE_INSTRUCTIONS), and oneDNN limited to AVX2. Exit 1 when any cell fails.
 # Environment: DSGD_MATRIX_REGEX, the ctest -R pattern of the tests that compare numbers;
-# DSGD_MATRIX_KERNELS, the kernels as space-separated VAR=VALUE ("-" for none).
+# DSGD_MATRIX_KERNELS, the kernels of every build as space-separated VAR=VALUE ("-" for none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 regex=${DSGD_MATRIX_REGEX:-'Simulator|Golden|Exact|Match|Resume|Replay|Same|Equal|Identical|TheAllreduceKey'}
-read -r -a kernels <<<"${DSGD_MATRIX_KERNELS:-- OPENBLAS_CORETYPE=Haswell OPENBLAS_CORETYPE=SkylakeX \
-OPENBLAS_CORETYPE=Zen OPENBLAS_CORETYPE=Sandybridge ONEDNN_MAX_CPU_ISA=AVX2}"
+# The kernels of a build: by the BLAS its dsgd links.
+kernels_of() {
+  if [ -n "${DSGD_MATRIX_KERNELS:-}" ]; then
+    echo "$DSGD_MATRIX_KERNELS"
+  elif ldd "$1/dsgd" 2>/dev/null | grep -q openblas; then
+    echo "- OPENBLAS_CORETYPE=Haswell OPENBLAS_CORETYPE=SkylakeX OPENBLAS_CORETYPE=Zen" \
+      "OPENBLAS_CORETYPE=Sandybridge ONEDNN_MAX_CPU_ISA=AVX2"
+  else
+    echo "- MKL_ENABLE_INSTRUCTIONS=AVX2 ONEDNN_MAX_CPU_ISA=AVX2"
+  fi
+}
 builds=("$@")
 if [ ${#builds[@]} -eq 0 ]; then
   builds=(build)
   [ -f build-torch/build.ninja ] && builds+=(build-torch)
 fi
 
+columns=()  # build, kernel, build, kernel, ...
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 start=$SECONDS
@@ -33,7 +44,9 @@ for build in "${builds[@]}"; do
     echo "kernel-matrix: $build/ is no CTest build folder (scripts/build.sh makes build/)" >&2
     exit 2
   }
+  read -r -a kernels <<<"$(kernels_of "$build")"
   for kernel in "${kernels[@]}"; do
+    columns+=("$build" "$kernel")
     cell=$work/$(basename "$build")__${kernel//[^A-Za-z0-9_=]/_}
     setting=()
     [ "$kernel" = "-" ] || setting=("$kernel")
@@ -45,50 +58,47 @@ for build in "${builds[@]}"; do
   done
 done
 
-python3 - "$work" "$((SECONDS - start))" "${builds[@]}" -- "${kernels[@]}" <<'EOF'
-import collections, os, re, sys
+python3 - "$work" "$((SECONDS - start))" "${columns[@]}" <<'EOF'
+import os, re, sys
 
 work, seconds = sys.argv[1], int(sys.argv[2])
-split = sys.argv.index("--")
-builds, kernels = sys.argv[3:split], sys.argv[split + 1:]
+columns = list(zip(sys.argv[3::2], sys.argv[4::2]))
 result = re.compile(r"Test\s+#\d+: (\S+) \.+\**\s*(\w+(?: \w+)?)")
 cells, tests, failed = {}, [], 0
-for build in builds:
-    for kernel in kernels:
-        name = os.path.basename(build) + "__" + re.sub(r"[^A-Za-z0-9_=]", "_", kernel)
-        status = {}
-        for line in open(os.path.join(work, name + ".ctest"), errors="replace"):
-            m = result.search(line)
-            if m:
-                status[m.group(1)] = "pass" if m.group(2).startswith("Passed") else m.group(2).lower()
-        worst = {}
-        for line in open(os.path.join(work, name + ".bounds"), errors="replace"):
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) != 4:
-                continue
-            test, what, figure, bound = parts[0], parts[1], float(parts[2]), float(parts[3])
-            ratio = (0.0 if figure == 0 else float("inf")) if bound == 0 else figure / bound
-            if test not in worst or ratio > worst[test][0]:
-                worst[test] = (ratio, figure, bound)
-        for test, state in status.items():
-            if test not in tests:
-                tests.append(test)
-            text = state
-            if test in worst:
-                _, figure, bound = worst[test]
-                text += " (= 0)" if bound == 0 and figure == 0 else f" ({figure:.3g} / {bound:.3g})"
-            if state != "pass":
-                failed += 1
-                text = "**" + text + "**"
-            cells[(test, build, kernel)] = text
+for build, kernel in columns:
+    name = os.path.basename(build) + "__" + re.sub(r"[^A-Za-z0-9_=]", "_", kernel)
+    status = {}
+    for line in open(os.path.join(work, name + ".ctest"), errors="replace"):
+        m = result.search(line)
+        if m:
+            status[m.group(1)] = "pass" if m.group(2).startswith("Passed") else m.group(2).lower()
+    worst = {}
+    for line in open(os.path.join(work, name + ".bounds"), errors="replace"):
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) != 4:
+            continue
+        test, what, figure, bound = parts[0], parts[1], float(parts[2]), float(parts[3])
+        ratio = (0.0 if figure == 0 else float("inf")) if bound == 0 else figure / bound
+        if test not in worst or ratio > worst[test][0]:
+            worst[test] = (ratio, figure, bound)
+    for test, state in status.items():
+        if test not in tests:
+            tests.append(test)
+        text = state
+        if test in worst:
+            _, figure, bound = worst[test]
+            text += " (= 0)" if bound == 0 and figure == 0 else f" ({figure:.3g} / {bound:.3g})"
+        if state != "pass":
+            failed += 1
+            text = "**" + text + "**"
+        cells[(test, build, kernel)] = text
 label = lambda k: "own" if k == "-" else k.split("=", 1)[1]
-columns = [(b, k) for b in builds for k in kernels]
 print("| test | " + " | ".join(f"{os.path.basename(b)} {label(k)}" for b, k in columns) + " |")
 print("|---" * (len(columns) + 1) + "|")
 for test in sorted(tests):
     print(f"| {test} | " + " | ".join(cells.get((test, b, k), "-") for b, k in columns) + " |")
 total = sum(1 for c in cells)
-print(f"\n{total - failed} of {total} cells pass ({len(tests)} tests x {len(columns)} kernels; "
+print(f"\n{total - failed} of {total} cells pass ({len(tests)} tests x {len(columns)} builds and kernels; "
       f"a figure is the test's worst against its bound; (= 0): equal bit for bit); "
       f"{seconds // 60} min {seconds % 60} s")
 sys.exit(1 if failed else 0)

@@ -462,6 +462,39 @@ TEST(ComputeFormat, AutoTimesTheCandidatesAndChoosesTheFastest) {
       << warning;
 }
 
+// A CPU that lists bf16 units whose kernels cannot use them (oneDNN held to AVX2 by
+// ONEDNN_MAX_CPU_ISA, found by scripts/kernel-matrix.sh): a bf16 step throws. "auto" leaves bf16
+// out and says why, the rule of MPI ranks falls back to fp32, an explicit bf16 is a ConfigError.
+TEST(ComputeFormat, ABf16StepThatFailsIsLeftOutOrRefused) {
+  std::vector<std::string> timed;
+  auto bf16_fails = [&timed](const ComputeFormat& f) {
+    timed.push_back(describe(f));
+    TORCH_CHECK(f.precision != Precision::kBFloat16,
+                "could not create a primitive descriptor iterator");
+    return f.memory_format == MemoryFormat::kChannelsLast ? 0.5 : 0.6;
+  };
+  const FormatChoice measured = choose_compute_format("auto", "auto", true, "", true, bf16_fails);
+  EXPECT_EQ(describe(measured.format), "channels-last, fp32");
+  EXPECT_EQ(measured.timings.size(), 2u);
+  EXPECT_NE(measured.reason.find("bf16 is native here but failed: could not create a primitive "
+                                 "descriptor iterator"),
+            std::string::npos)
+      << measured.reason;
+  timed.clear();
+  const FormatChoice ranks = choose_compute_format("auto", "auto", true, "", false, bf16_fails);
+  EXPECT_EQ(describe(ranks.format), "channels-last, fp32");
+  EXPECT_EQ(timed, (std::vector<std::string>{"channels-last, bf16 mixed precision",
+                                             "channels-last, fp32"}));
+  try {
+    choose_compute_format("contiguous", "bf16", true, "", true, bf16_fails);
+    ADD_FAILURE() << "an explicit bf16 that cannot run was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("precision = \"bf16\" cannot compute on this device"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A run with "auto" records the format it chose in config.toml (so that resuming keeps it) and in
 // summary.json, with the reason and its step time; bf16 exactly where this CPU computes it
 // natively and it was the faster. Resuming with "auto" again (as a sweep does) keeps the recorded

@@ -117,6 +117,7 @@ double default_difference(const std::string& file, const std::string& algo, bool
   ::testing::TestPartResultArray failures;
   ::testing::ScopedFakeTestPartResultReporter reporter(
       ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+  const bounds::BoundsLogOff not_a_bound;
   return sync ? golden::run_sync(file, algo, true).max_difference
               : run_async(file, algo).max_difference;
 }

@@ -103,6 +103,7 @@ double trajectory_difference(const std::string& variant,
   {
     ::testing::ScopedFakeTestPartResultReporter reporter(
         ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    const bounds::BoundsLogOff not_a_bound;
     outcome = run_file(variant, extra, /*tuner=*/false);
   }
   return outcome.max_difference;

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <fstream>
 
+#include "core/errors.h"
+
 namespace dsgd {
 namespace {
 
@@ -60,7 +62,33 @@ FormatChoice choose_compute_format(const std::string& memory_format,
   for (MemoryFormat m : layouts) {
     for (Precision p : precisions) candidates.push_back({m, p});
   }
-  for (const ComputeFormat& f : candidates) choice.timings.push_back({f, time_step(f)});
+  // A bf16 step can fail where the CPU lists bf16 units but the kernels may not use them (oneDNN
+  // held below AVX512_CORE_BF16 by ONEDNN_MAX_CPU_ISA: "could not create a primitive descriptor"):
+  // "auto" leaves it out and says why; an explicit bf16 stops the run with a clear error.
+  std::string refused;
+  for (const ComputeFormat& f : candidates) {
+    try {
+      choice.timings.push_back({f, time_step(f)});
+    } catch (const Error&) {
+      throw;  // dsgd's own (an interrupt while timing, say), not the kernels'
+    } catch (const std::exception& e) {  // dnnl::error, c10::Error
+      if (f.precision != Precision::kBFloat16) throw;
+      const std::string what = e.what();
+      refused = what.substr(0, what.find('\n'));
+      if (!choice.precision_auto) {
+        throw ConfigError(
+            fmt::format("precision = \"bf16\" cannot compute on this device: a {} step failed "
+                        "({}); is ONEDNN_MAX_CPU_ISA set below AVX512_CORE_BF16?",
+                        describe(f), refused),
+            "use precision = \"auto\" (it leaves bf16 out where it fails) or \"fp32\"");
+      }
+    }
+  }
+  if (choice.timings.empty()) {  // the rule's one bf16 candidate failed: fp32 in its layouts
+    for (MemoryFormat m : layouts) {
+      choice.timings.push_back({{m, Precision::kFloat32}, time_step({m, Precision::kFloat32})});
+    }
+  }
   const auto fastest = std::min_element(
       choice.timings.begin(), choice.timings.end(),
       [](const FormatTiming& a, const FormatTiming& b) { return a.step_seconds < b.step_seconds; });
@@ -74,6 +102,7 @@ FormatChoice choose_compute_format(const std::string& memory_format,
   std::vector<std::string> measured;
   for (const FormatTiming& t : choice.timings) measured.push_back(timing_text(t));
   const std::string bf16_note = precision != "auto" ? ""
+                                : !refused.empty()  ? "; bf16 is native here but failed: " + refused
                                 : native_bf16       ? "; bf16 is native here"
                                                     : "; no bf16: " + bf16_slow;
   if (leaves_emulated_bf16) {
@@ -83,7 +112,7 @@ FormatChoice choose_compute_format(const std::string& memory_format,
         bf16_slow, fmt::join(measured, ", "));
   } else if (!choice.automatic) {
     choice.reason = fmt::format("as the config says; a step {}", fmt::join(measured, ", "));
-  } else if (candidates.size() == 1) {
+  } else if (choice.timings.size() == 1) {
     choice.reason =
         fmt::format("auto, by rule (not timed on {}): {}{}",
                     measure ? "one candidate" : "MPI ranks", measured.front(), bf16_note);
