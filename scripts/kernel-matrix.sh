@@ -92,7 +92,12 @@ for build, kernel in columns:
             failed += 1
             text = "**" + text + "**"
         cells[(test, build, kernel)] = text
-label = lambda k: "own" if k == "-" else k.split("=", 1)[1]
+prefixes = {"OPENBLAS_CORETYPE": "", "MKL_ENABLE_INSTRUCTIONS": "MKL ", "ONEDNN_MAX_CPU_ISA": "oneDNN "}
+def label(kernel):
+    if kernel == "-":
+        return "own"
+    var, value = kernel.split("=", 1)
+    return prefixes.get(var, var + "=") + value
 print("| test | " + " | ".join(f"{os.path.basename(b)} {label(k)}" for b, k in columns) + " |")
 print("|---" * (len(columns) + 1) + "|")
 for test in sorted(tests):
