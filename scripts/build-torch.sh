@@ -92,7 +92,8 @@ else
   if [ -n "$python" ] && ! "$python" -c 'import numpy, pandas, pytest, tqdm' 2>/dev/null; then
     echo "build-torch: installing numpy, pandas, pytest and tqdm into $python for the Python tests"
     "$python" -m pip install --quiet numpy pandas pytest tqdm ||
-      die "could not pip-install numpy, pandas, pytest and tqdm into $python (the Python tests need them)"
+      die "could not pip-install numpy, pandas, pytest and tqdm into $python (the Python tests" \
+        "need them)"
   fi
 fi
 

@@ -17,7 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-regex=${DSGD_MATRIX_REGEX:-'Simulator|Golden|Exact|Match|Resume|Replay|Same|Equal|Identical|TheAllreduceKey'}
+default_regex='Simulator|Golden|Exact|Match|Resume|Replay|Same|Equal|Identical|TheAllreduceKey'
+regex=${DSGD_MATRIX_REGEX:-$default_regex}
 # The kernels of a build: by the BLAS its dsgd links.
 kernels_of() {
   if [ -n "${DSGD_MATRIX_KERNELS:-}" ]; then
@@ -92,7 +93,8 @@ for build, kernel in columns:
             failed += 1
             text = "**" + text + "**"
         cells[(test, build, kernel)] = text
-prefixes = {"OPENBLAS_CORETYPE": "", "MKL_ENABLE_INSTRUCTIONS": "MKL ", "ONEDNN_MAX_CPU_ISA": "oneDNN "}
+prefixes = {"OPENBLAS_CORETYPE": "", "MKL_ENABLE_INSTRUCTIONS": "MKL ",
+            "ONEDNN_MAX_CPU_ISA": "oneDNN "}
 def label(kernel):
     if kernel == "-":
         return "own"
@@ -103,7 +105,7 @@ print("|---" * (len(columns) + 1) + "|")
 for test in sorted(tests):
     print(f"| {test} | " + " | ".join(cells.get((test, b, k), "-") for b, k in columns) + " |")
 total = sum(1 for c in cells)
-print(f"\n{total - failed} of {total} cells pass ({len(tests)} tests x {len(columns)} builds and kernels; "
+print(f"\n{total - failed} of {total} cells pass ({len(tests)} tests x {len(columns)} columns of a build and a kernel; "
       f"a figure is the test's worst against its bound; (= 0): equal bit for bit); "
       f"{seconds // 60} min {seconds % 60} s")
 sys.exit(1 if failed else 0)
