@@ -137,7 +137,8 @@ void MpiCommunicator::mean_in_rank_order(size_t level, torch::Tensor& tensor) {
     lengths[static_cast<size_t>(j)] = static_cast<int>(n * (j + 1) / members - n * j / members);
   }
   const int own = lengths[static_cast<size_t>(me)];
-  torch::Tensor received = torch::empty({static_cast<int64_t>(members) * own}, host.options());
+  torch::Tensor& received = received_[{static_cast<int>(tensor.scalar_type()), members * own}];
+  if (!received.defined()) received = torch::empty({members * own}, host.options());
   std::vector<int> receive_counts(starts.size(), own), receive_starts(starts.size());
   for (int j = 0; j < members; ++j) receive_starts[static_cast<size_t>(j)] = j * own;
   auto wait = [&](auto&& start_call, const char* call) {

@@ -58,6 +58,9 @@ class MpiCommunicator : public Communicator {
   HostStaging staging_;
   // Host buffers of the device tensors summed, by type and size (parameters, buffers, losses).
   std::map<std::pair<int, int64_t>, torch::Tensor> buffers_;
+  // Rank-order means: every member's copy of this rank's slice, by type and size, kept between
+  // rounds as the staging buffers are.
+  std::map<std::pair<int, int64_t>, torch::Tensor> received_;
 };
 
 }  // namespace dsgd
