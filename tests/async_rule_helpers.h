@@ -72,8 +72,9 @@ inline torch::Tensor gradient_at(const torch::Tensor& x) {
   return as_tensor(kQuadraticA) * x - as_tensor(kQuadraticB);
 }
 
-// Worker i's exchange as the engines run it (engine/local_run.h): H local steps on the quadratic
-// from the parameters it was sent, its message applied at rate `lr`, fresh parameters sent.
+// Worker i's exchange as the engines run it (engine/worker_message.h): H local steps on the
+// quadratic from the parameters it was sent, its message applied at rate `lr`, fresh parameters
+// sent.
 inline void exchange(Rules& rules, int64_t i, int64_t steps, double lr) {
   LocalRun* run = rules.workers[i]->local_run();
   ASSERT_NE(run, nullptr);

@@ -90,6 +90,32 @@ TEST(SyncPlan, ThreeLevelScheduleByHand) {
   EXPECT_EQ(schedule(two, 12), schedule(short_two, 12));
 }
 
+// The one price of the synchronous clock's reductions: α per all-reduce plus β per byte each
+// learner sent, at the level's own link (hier.levels' third and fourth columns), else its place's:
+// the global link for the last level, the in-group link for the first, a cluster's middle price
+// between (the in-group one where the prices have none).
+TEST(SyncPlan, ReductionPricesTakeTheLevelsOwnElseTheirPlacesPrice) {
+  dsgd::ClockPrices prices;
+  prices.group = {1, 2};
+  prices.global = {10, 20};
+  prices.middle = {{5, 6}};
+  EXPECT_EQ(dsgd::ReductionPrices(1, prices).add(0, 0, 3, 100), 10 * 3 + 20 * 100);
+  const dsgd::ReductionPrices four(4, prices);
+  EXPECT_EQ(four.add(0, 0, 2, 10), 1 * 2 + 2 * 10);
+  EXPECT_EQ(four.add(0, 1, 2, 10), 5 * 2 + 6 * 10);
+  EXPECT_EQ(four.add(0, 2, 2, 10), 1 * 2 + 2 * 10);  // no middle price of its own: the group's
+  EXPECT_EQ(four.add(0, 3, 2, 10), 10 * 2 + 20 * 10);
+  EXPECT_EQ(four.add(100, 3, 2, 40, 4), 100 + 10 * 2 + 20 * 40 / 4);  // 4 learners sent 40 bytes
+
+  dsgd::SyncPlan priced =
+      plan_of("hier-avg", levels_option({{2, 1}, {4, 2, 3, 0.5}, {8, 4, 40, 0.25}}), 8);
+  const dsgd::ReductionPrices own(priced, prices);
+  ASSERT_EQ(own.levels(), 3u);
+  EXPECT_EQ(own.add(0, 0, 1, 8), 1 + 2 * 8);
+  EXPECT_EQ(own.add(0, 1, 1, 8), 3 + 0.5 * 8);
+  EXPECT_EQ(own.add(0, 2, 1, 8), 40 + 0.25 * 8);
+}
+
 // Small integers: sums and divisions by 4 are exact in float, so "preserves the mean" can be
 // checked exactly.
 std::vector<torch::Tensor> integer_learners(int64_t count, int64_t length, int64_t seed) {

@@ -20,11 +20,27 @@ LocalOptimizerOptions local_optimizer_options(const RunConfig& c) {
   return options;
 }
 
-LinkCost link_cost(const SyncPlan& plan, size_t level, const RunConfig& c) {
-  if (plan.levels.at(level).cost) return *plan.levels[level].cost;
-  if (level == plan.global_level()) return {c.comm_global_alpha, c.comm_global_beta};
-  return {c.comm_group_alpha, c.comm_group_beta};
+ReductionPrices::ReductionPrices(size_t levels, const ClockPrices& prices,
+                                 const std::vector<std::optional<LinkCost>>& own) {
+  for (size_t l = 0; l < levels; ++l) {
+    if (l < own.size() && own[l]) {
+      levels_.push_back(*own[l]);
+    } else if (l + 1 == levels) {
+      levels_.push_back(prices.global);
+    } else if (l > 0 && l - 1 < prices.middle.size()) {
+      levels_.push_back(prices.middle[l - 1]);
+    } else {
+      levels_.push_back(prices.group);
+    }
+  }
 }
+
+ReductionPrices::ReductionPrices(const SyncPlan& plan, const ClockPrices& prices)
+    : ReductionPrices(plan.levels.size(), prices, [&plan] {
+        std::vector<std::optional<LinkCost>> own;
+        for (const AveragingLevel& level : plan.levels) own.push_back(level.cost);
+        return own;
+      }()) {}
 
 double SyncTraffic::volume(const RoundTraffic& round) {
   return ring_allreduce_bytes(round.learners_per_reduction, round.bytes_per_learner);

@@ -11,6 +11,7 @@
 
 #include "algos/sync_algorithm.h"
 #include "algos/sync_round.h"
+#include "train/clock_prices.h"
 #include "train/training.h"
 
 namespace dsgd {
@@ -28,9 +29,35 @@ SyncPlan sync_plan(const SyncAlgorithm& algorithm, const RunConfig& config,
                    int64_t steps_per_epoch);
 LocalOptimizerOptions local_optimizer_options(const RunConfig& config);
 
-// The simulated price of an all-reduce at `level` of `plan`: the level's own (α, β), else the
-// config's in-group costs for inner levels and global costs for the outermost.
-LinkCost link_cost(const SyncPlan& plan, size_t level, const RunConfig& config);
+// What the synchronous family's reductions cost in simulated units: at each averaging level, α per
+// all-reduce plus β per byte of each learner's ring volume. The one formula of the synchronous
+// clock's communication: the simulator prices each round's reduction with it, and re-timing a
+// finished run on a cluster (experiment/retime.h) prices the counts the run recorded with it.
+class ReductionPrices {
+ public:
+  // Levels innermost first, the last the global one: level l at `own[l]` where given (hier.levels'
+  // own link costs), else at `prices`' for its place: the global link for the last, the
+  // in-group link for the first of two or more, a middle level's price between (the in-group
+  // link's where the prices have none).
+  ReductionPrices(size_t levels, const ClockPrices& prices,
+                  const std::vector<std::optional<LinkCost>>& own = {});
+  // `plan`'s levels, with the costs its levels give.
+  ReductionPrices(const SyncPlan& plan, const ClockPrices& prices);
+
+  // `units` and the price of `reductions` all-reduces at `level` in which `senders` learners
+  // sent `bytes` together (each its share, at ring volume): α first, then β, in this order (one
+  // rounding, whoever adds up).
+  double add(double units, size_t level, double reductions, double bytes,
+             double senders = 1) const {
+    const LinkCost& cost = levels_.at(level);
+    units += cost.alpha * reductions;
+    return units + cost.beta * bytes / senders;
+  }
+  size_t levels() const { return levels_.size(); }
+
+ private:
+  std::vector<LinkCost> levels_;
+};
 
 // Totals since the start of the run (cumulative, so that a metrics row says what reaching its
 // accuracy cost), per averaging level. Bytes are what all learners send together, at ring

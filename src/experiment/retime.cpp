@@ -3,8 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "algos/catalog.h"
 #include "core/errors.h"
 #include "engine/sync_learners.h"
@@ -15,8 +13,6 @@
 
 namespace dsgd {
 namespace {
-
-namespace fs = std::filesystem;
 
 const std::vector<double>& column_of(const RunResult& run, const std::string& name) {
   auto it = run.metrics.find(name);
@@ -43,7 +39,7 @@ void mark_auto_format(const nlohmann::json& summary, RunShape& shape) {
 
 void retime_run(RunResult& run, const ClusterTable& table, const std::string& cluster,
                 const std::string& device) {
-  const RunConfig config = load_config((fs::path(run.dir) / "config.toml").string(), {});
+  const RunConfig& config = recorded_config(run);
   const RunPlan run_plan = plan_run(config);
   const AlgorithmInfo& algo = *run_plan.algorithm;
   const ClusterProfile& profile = table.cluster(cluster);
@@ -111,24 +107,25 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
     const std::vector<double> compute = has_rounds
                                             ? replayed_compute_time(run, config, costs.core_sharing)
                                             : column_of(run, "compute_time");
-    const auto& global_reductions = column_of(run, "global_reductions");
-    const auto& global_bytes = column_of(run, "global_bytes");
+    // The counts the run recorded at each level: level<l>_* with three levels or more, else the
+    // in-group total local_* (zero with one level) and the global one.
+    const size_t priced_levels = std::max<size_t>(levels, 2);
+    const ReductionPrices price(priced_levels, prices_of(costs, /*synchronous=*/true));
+    std::vector<const std::vector<double>*> reductions, bytes;
+    for (size_t l = 0; l + 1 < priced_levels; ++l) {
+      reductions.push_back(&column_of(
+          run, levels > 2 ? level_column(l, "reductions") : std::string("local_reductions")));
+      bytes.push_back(&column_of(run, levels > 2 ? level_column(l, "bytes") : "local_bytes"));
+    }
+    reductions.push_back(&column_of(run, "global_reductions"));
+    bytes.push_back(&column_of(run, "global_bytes"));
     const double learners = static_cast<double>(config.workers);
     for (size_t i = 0; i < compute.size(); ++i) {
-      double units = compute[i] + costs.global_alpha * global_reductions[i] +
-                     costs.global_beta * global_bytes[i] / learners;
-      if (levels == 2) {
-        units += costs.group_alpha * column_of(run, "local_reductions")[i] +
-                 costs.group_beta * column_of(run, "local_bytes")[i] / learners;
-      } else if (levels > 2) {
-        // Each inner level at its own price, from its own columns.
-        units += costs.group_alpha * column_of(run, level_column(0, "reductions"))[i] +
-                 costs.group_beta * column_of(run, level_column(0, "bytes"))[i] / learners;
-        for (size_t m = 0; m < costs.middle_levels.size(); ++m) {
-          const ClusterCosts::LevelPrice& level = costs.middle_levels[m];
-          units += level.alpha * column_of(run, level_column(m + 1, "reductions"))[i] +
-                   level.beta * column_of(run, level_column(m + 1, "bytes"))[i] / learners;
-        }
+      // The global level first, then the inner ones from the innermost out.
+      double units = compute[i];
+      for (size_t k = 0; k < priced_levels; ++k) {
+        const size_t l = (k + priced_levels - 1) % priced_levels;
+        units = price.add(units, l, (*reductions[l])[i], (*bytes[l])[i], learners);
       }
       seconds.push_back(units * unit);
     }

@@ -107,9 +107,9 @@ void append_format_changes(const nlohmann::json& summary, RunResult& run) {
 // How the run computed when it started: summary.json's first compute record (a resumed run's
 // earlier pieces are in compute_history; each piece times its step again, on whatever machine
 // and beside whatever load it lands, and a run made on a cluster keeps the seconds its first
-// start priced), or for runs from before it, the format keys of its config.toml (which holds them
-// resolved), read as a run reads its config.
-void read_compute(const fs::path& dir, const nlohmann::json& summary, RunResult& run) {
+// start priced), or for runs from before it, the format keys of its recorded config (which holds
+// them resolved; read with the folder, RunResult::config).
+void read_compute(const nlohmann::json& summary, RunResult& run) {
   std::string memory_format, precision;
   const nlohmann::json& c = first_compute_record(summary);
   if (c.is_object()) {
@@ -117,15 +117,10 @@ void read_compute(const fs::path& dir, const nlohmann::json& summary, RunResult&
     precision = c.value("precision", "");
     run.step_seconds = c.value("step_seconds", 0.0);
     run.cpu = c.value("cpu", "");
-  } else if (fs::exists(dir / "config.toml")) {
-    try {
-      const RunConfig config = load_config((dir / "config.toml").string(), {});
-      memory_format = config.memory_format;
-      precision = config.precision;
-    } catch (const ConfigError&) {
-      return;  // a config of keys this dsgd no longer has: the format stays unknown ("?")
-    }
-  }
+  } else if (run.config) {
+    memory_format = run.config->memory_format;
+    precision = run.config->precision;
+  }  // else a config of keys this dsgd no longer has: the format stays unknown ("?")
   if (memory_format.empty() || precision.empty()) return;
   run.compute_format = memory_format + ", " + precision;
   append_format_changes(summary, run);
@@ -175,10 +170,28 @@ RunResult read_run(const std::string& folder, Labels labels) {
     }
   }
   run.summary = summary;
+  if (fs::exists(dir / "config.toml")) {
+    try {
+      run.config =
+          std::make_shared<const RunConfig>(load_config((dir / "config.toml").string(), {}));
+    } catch (const ConfigError&) {
+      run.config_error = std::current_exception();
+    }
+  }
   read_metrics(dir / "metrics.csv", run);
   run.last_five_acc = mean_of_last_evaluations(run, 5);
-  read_compute(dir, summary, run);
+  read_compute(summary, run);
   return run;
+}
+
+const RunConfig& recorded_config(const RunResult& run) {
+  if (run.config_error) std::rethrow_exception(run.config_error);
+  if (!run.config) {
+    throw ConfigError(fmt::format("run '{}' has no config.toml", run.dir),
+                      "a run folder holds the config.toml its run wrote; restore it, or leave the "
+                      "folder out");
+  }
+  return *run.config;
 }
 
 SeedStats seed_stats(const std::vector<double>& values) {

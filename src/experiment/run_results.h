@@ -4,7 +4,9 @@
 // statistics over seeds that the tables and plots show.
 #pragma once
 
+#include <exception>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "experiment/sweep_spec.h"
+#include "train/config.h"
 
 namespace dsgd {
 
@@ -41,7 +44,15 @@ struct RunResult {
   std::vector<std::string> metric_columns;
   // summary.json as the run wrote it (null where it has none yet).
   nlohmann::json summary;
+  // config.toml as the run recorded it (what it resolved in its keys), read once for every part
+  // of the report that needs it (the compute format of old runs, re-clocking, re-timing): null
+  // where a started run's folder has none, or where this dsgd cannot read it (`config_error`).
+  std::shared_ptr<const RunConfig> config;
+  std::exception_ptr config_error;
 };
+
+// The run's recorded config; throws ConfigError where it has none or it could not be read.
+const RunConfig& recorded_config(const RunResult& run);
 
 // The run in `folder` (summary.json, metrics.csv, its compute format), with the given labels. A
 // folder without summary.json is a run not started: an empty status and no metrics. Throws

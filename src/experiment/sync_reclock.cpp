@@ -2,7 +2,6 @@
 #include "experiment/sync_reclock.h"
 
 #include <cmath>
-#include <filesystem>
 
 #include "engine/sim/sync_clock.h"
 #include "engine/sync_learners.h"
@@ -11,8 +10,6 @@
 
 namespace dsgd {
 namespace {
-
-namespace fs = std::filesystem;
 
 const std::vector<double>* column(const RunResult& run, const std::string& name) {
   auto it = run.metrics.find(name);
@@ -29,11 +26,11 @@ int64_t steps_per_epoch(const RunResult& run) {
 }
 
 // The clock after each of `rounds` (nondecreasing) rounds.
-std::vector<double> compute_times(const RunResult& run, RunConfig config, double core_sharing,
-                                  const std::vector<double>& rounds) {
+std::vector<double> compute_times(const RunResult& run, const RunConfig& config,
+                                  double core_sharing, const std::vector<double>& rounds) {
   const RunPlan run_plan = plan_run(config);
-  config.timing_core_sharing = core_sharing;
-  SyncClock clock(config, sync_plan(*run_plan.algorithm->sync, config, steps_per_epoch(run)));
+  SyncClock clock(config, sync_plan(*run_plan.algorithm->sync, config, steps_per_epoch(run)),
+                  core_sharing);
   std::vector<double> times;
   for (double r : rounds) {
     clock.advance_to(std::llround(r));
@@ -44,22 +41,20 @@ std::vector<double> compute_times(const RunResult& run, RunConfig config, double
 
 }  // namespace
 
-std::vector<double> replayed_compute_time(const RunResult& run, RunConfig config,
+std::vector<double> replayed_compute_time(const RunResult& run, const RunConfig& config,
                                           double core_sharing) {
   const auto* updates = column(run, "updates");
-  return updates ? compute_times(run, std::move(config), core_sharing, *updates)
-                 : std::vector<double>{};
+  return updates ? compute_times(run, config, core_sharing, *updates) : std::vector<double>{};
 }
 
 void reclock_synchronous_runs(Experiment& experiment) {
   for (Configuration& configuration : experiment.configurations) {
     for (RunResult& run : configuration.runs) {
-      const fs::path config_file = fs::path(run.dir) / "config.toml";
-      if (run.status.empty() || !fs::exists(config_file) || !run.summary.is_object() ||
+      if (run.status.empty() || (!run.config && !run.config_error) || !run.summary.is_object() ||
           run.summary.value("engine", "") != "sim") {
         continue;
       }
-      const RunConfig config = load_config(config_file.string(), {});
+      const RunConfig& config = recorded_config(run);
       if (plan_run(config).family != AlgorithmFamily::kSync) continue;
       if (!config.cluster.empty() &&
           load_cluster_table(config.cluster_file).cluster(config.cluster).ranks_share_cores) {

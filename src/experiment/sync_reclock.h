@@ -15,7 +15,7 @@ namespace dsgd {
 
 // The compute time (simulated units) at each of the run's metrics rows (after its `updates`
 // rounds), with its learners sharing cores `core_sharing` times over.
-std::vector<double> replayed_compute_time(const RunResult& run, RunConfig config,
+std::vector<double> replayed_compute_time(const RunResult& run, const RunConfig& config,
                                           double core_sharing);
 
 // Every synchronous run made on the simulator gets compute_time and sim_time (and seconds, where

@@ -22,9 +22,16 @@ ComputeFormat compute_format_from(const std::string& memory_format, const std::s
   return format;
 }
 
+const char* memory_format_name(MemoryFormat format) {
+  return format == MemoryFormat::kChannelsLast ? "channels-last" : "contiguous";
+}
+
+const char* precision_name(Precision precision) {
+  return precision == Precision::kBFloat16 ? "bf16" : "fp32";
+}
+
 std::string describe(const ComputeFormat& format) {
-  return std::string(format.memory_format == MemoryFormat::kChannelsLast ? "channels-last"
-                                                                         : "contiguous") +
+  return std::string(memory_format_name(format.memory_format)) +
          (format.precision == Precision::kBFloat16 ? ", bf16 mixed precision" : ", fp32");
 }
 

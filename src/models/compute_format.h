@@ -25,6 +25,10 @@ struct ComputeFormat {
 // "bf16" (config_keys.cpp checks them first).
 ComputeFormat compute_format_from(const std::string& memory_format, const std::string& precision);
 
+// The config's values for a format's parts: "contiguous" or "channels-last", "fp32" or "bf16".
+const char* memory_format_name(MemoryFormat format);
+const char* precision_name(Precision precision);
+
 // "channels-last, bf16 mixed precision" and the like, for the log.
 std::string describe(const ComputeFormat& format);
 

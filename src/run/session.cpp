@@ -39,7 +39,7 @@ Session::Session(const RunConfig& config, DatasetPair data, const HostShare& sha
 
 void Session::open_folder(const std::string& path) {
   folder_.emplace(path);
-  folder_->write_config(to_toml(config()));
+  folder_->write_config(to_toml(context_.recorded_config()));
   write_summary("running");
 }
 
@@ -60,7 +60,7 @@ void Session::resume_from(const std::string& path, const TensorMap& checkpoint) 
   if (before.contains("compute")) history.push_back(before["compute"]);
   outcome_["compute_history"] = history;
   resumed_at_update_ = updates_done_;
-  folder_->write_config(to_toml(config()));
+  folder_->write_config(to_toml(context_.recorded_config()));
   write_summary("running");
 }
 

@@ -47,7 +47,8 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   row["epoch"] = epoch_of(updates);
   row["updates"] = static_cast<double>(updates);
   row["sim_time"] = sim_time;
-  if (config().seconds_per_unit > 0) row["seconds"] = sim_time * config().seconds_per_unit;
+  const double seconds_per_unit = context_.clock_prices().seconds_per_unit;
+  if (seconds_per_unit > 0) row["seconds"] = sim_time * seconds_per_unit;
   row["wall_time"] = wall;
   row["lr"] = last_lr_;
   row["train_loss"] = last_train_loss_;
@@ -94,8 +95,8 @@ void Session::write_summary(const std::string& status, const std::string& error)
       wall_offset_ +
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   summary["sim_time"] = sim_time_;
-  if (config().seconds_per_unit > 0) {
-    summary["seconds"] = sim_time_ * config().seconds_per_unit;
+  if (context_.clock_prices().seconds_per_unit > 0) {
+    summary["seconds"] = sim_time_ * context_.clock_prices().seconds_per_unit;
     summary["cluster"] = config().cluster;
     if (!config().cluster_device.empty()) summary["cluster_device"] = config().cluster_device;
   }
@@ -116,8 +117,8 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["replica_bytes"] = context_.compute_plan().replica_bytes;
   summary["evaluations"] = evaluations_;
   const FormatChoice& format = context_.format_choice();
-  summary["compute"] = {{"memory_format", config().memory_format},
-                        {"precision", config().precision},
+  summary["compute"] = {{"memory_format", memory_format_name(format.format.memory_format)},
+                        {"precision", precision_name(format.format.precision)},
                         {"chosen_by", format.automatic ? "auto" : "config"},
                         {"auto", auto_parts(format)},
                         {"reason", format.reason},

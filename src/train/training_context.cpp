@@ -63,7 +63,10 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
       device_(choose_device(config.device, share.local_rank)),
       bf16_slow_(bf16_slowness(device_)),
       data_(std::move(data)),
-      schedule_(config) {
+      schedule_(config),
+      format_(compute_format_from(config.memory_format, config.precision)),
+      prices_(prices_in(config)),
+      recorded_(config) {
   bf16_slow_here_ = !bf16_slow_.empty();
   if (!bf16_slow_here_) bf16_slow_ = share.bf16_slow_on_another_rank;
   fault_point("setup");
@@ -120,7 +123,7 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
   set_compute_threads(static_cast<int>(plan_.threads));
   stop_if_interrupted("planning the compute");
   choose_format();
-  price_cluster();
+  price_clock();
 }
 
 void TrainingContext::choose_format() {
@@ -130,65 +133,32 @@ void TrainingContext::choose_format() {
       config_.memory_format, config_.precision, takes_images, bf16_slow_,
       /*measure=*/!config_.mpi(), [this](const ComputeFormat& f) { return time_step(f); },
       config_.precision_from_record);
-  const ComputeFormat& format = format_choice_.format;
-  config_.memory_format =
-      format.memory_format == MemoryFormat::kChannelsLast ? "channels-last" : "contiguous";
-  config_.precision = format.precision == Precision::kBFloat16 ? "bf16" : "fp32";
-  replica_.net->set_compute_format(format);
+  format_ = format_choice_.format;
+  recorded_.memory_format = memory_format_name(format_.memory_format);
+  recorded_.precision = precision_name(format_.precision);
+  replica_.net->set_compute_format(format_);
   stop_if_interrupted("timing the compute format");
 }
 
-void TrainingContext::price_cluster() {
+void TrainingContext::price_clock() {
   if (config_.cluster.empty() || config_.seconds_per_unit > 0) return;
   RunShape run = run_shape(config_);
+  run.format = recorded_.memory_format + " " + recorded_.precision;
   run.group_size = shape_.group_size;
   run.asynchronous = shape_.asynchronous;
   run.measured_step_seconds = format_choice_.step_seconds();
   run.memory_format_auto = format_choice_.memory_format_auto;
   run.precision_auto = format_choice_.precision_auto;
   run.cores = static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  // A deeper hierarchy (hier.levels of three or more levels): comm.group_* prices its first level
-  // alone, so each level between the first and the global one is priced at its own group size,
-  // into its row.
-  OptionTable levels;
-  if (!shape_.asynchronous && config_.algo_options.has("hier.levels")) {
-    levels = config_.algo_options.table("hier.levels");
-  }
-  for (size_t i = 0; i < levels.size(); ++i) {
-    if (levels[i].size() == 4) {
-      throw ConfigError(fmt::format("hier.levels level {} gives its link cost (alpha, beta) "
-                                    "beside cluster = \"{}\", which prices every link itself",
-                                    i + 1, config_.cluster),
-                        "give the level as [group size, period], or drop the cluster");
-    }
-    if (i > 0 && i + 1 < levels.size()) {
-      run.middle_group_sizes.push_back(static_cast<int64_t>(levels[i][0]));
-    }
-  }
-  const ClusterTable table = load_cluster_table(config_.cluster_file);
-  const ClusterProfile& cluster = table.cluster(config_.cluster);
-  const std::string& device =
-      config_.cluster_device.empty() ? cluster.device : config_.cluster_device;
-  if (cluster.ranks_share_cores && device == "measured") {
-    // Each rank's step on its share of the cores, as the MPI engine would compute it here.
-    const int threads = at::get_num_threads();
-    at::set_num_threads(static_cast<int>(core_share(cluster, run).threads));
-    run.measured_step_seconds = time_step(format_choice_.format, /*steps=*/15, /*seconds=*/6.0);
-    at::set_num_threads(threads);
-  }
-  const ClusterCosts costs = price_on_cluster(table, config_.cluster, run, config_.cluster_device);
-  config_.seconds_per_unit = costs.seconds_per_unit;
-  config_.comm_group_alpha = costs.group_alpha;
-  config_.comm_group_beta = costs.group_beta;
-  config_.comm_global_alpha = costs.global_alpha;
-  config_.comm_global_beta = costs.global_beta;
-  if (!shape_.asynchronous) config_.timing_core_sharing = costs.core_sharing;
-  for (size_t i = 0; i < costs.middle_levels.size(); ++i) {
-    std::vector<double>& row = levels[i + 1];
-    row = {row[0], row[1], costs.middle_levels[i].alpha, costs.middle_levels[i].beta};
-  }
-  if (!costs.middle_levels.empty()) config_.algo_options.set_table("hier.levels", levels);
-  cluster_note_ = costs.explanation;
+  auto time_step_at = [this](int64_t threads) {
+    const int all = at::get_num_threads();
+    at::set_num_threads(static_cast<int>(threads));
+    const double seconds = time_step(format_, /*steps=*/15, /*seconds=*/6.0);
+    at::set_num_threads(all);
+    return seconds;
+  };
+  prices_ = price_on_its_cluster(config_, run, time_step_at, cluster_note_);
+  record_prices(prices_, !shape_.asynchronous, recorded_);
 }
 
 double TrainingContext::time_step(const ComputeFormat& format, size_t steps, double seconds) const {
@@ -257,7 +227,7 @@ ComputePlan TrainingContext::make_compute_plan(int64_t default_threads) const {
 
 std::shared_ptr<Model> TrainingContext::make_net() const {
   std::shared_ptr<Model> net = make_model(config_.model, input_shape());
-  net->set_compute_format(compute_format_from(config_.memory_format, config_.precision));
+  net->set_compute_format(format_);
   return net;
 }
 

@@ -14,6 +14,7 @@
 #include "data/worker_stream.h"
 #include "models/format_choice.h"
 #include "models/model.h"
+#include "train/clock_prices.h"
 #include "train/compute_plan.h"
 #include "train/config.h"
 #include "train/lr_schedule.h"
@@ -72,7 +73,13 @@ class TrainingContext {
   TrainingContext(const RunConfig& config, const ContextShape& shape, DatasetPair data,
                   const HostShare& share = {});
 
+  // The user's config, as loaded: never written after (what the run resolved is below).
   const RunConfig& config() const { return config_; }
+  // What the run records as its config.toml: the user's config with what the run resolved in its
+  // keys (the chosen compute format, the prices a cluster set), so that a resume keeps them.
+  const RunConfig& recorded_config() const { return recorded_; }
+  // The prices of the simulated clock (the config's, or its cluster's).
+  const ClockPrices& clock_prices() const { return prices_; }
   const DatasetPair& data() const { return data_; }
   ModelReplica& replica() { return replica_; }
   Model& net() { return *replica_.net; }
@@ -103,8 +110,7 @@ class TrainingContext {
   // The model's compute format for the log ("compute: channels-last, bf16 mixed precision"), how
   // it was chosen, and a warning line when the device computes bf16 slowly.
   std::string compute_format_note() const;
-  // The format's choice (config_.precision and memory_format hold its result) and the step times
-  // measured for it, for summary.json.
+  // The format's choice and the step times measured for it, for summary.json.
   const FormatChoice& format_choice() const { return format_choice_; }
   // What the cluster priced ("" without one), for the log.
   const std::string& cluster_note() const { return cluster_note_; }
@@ -115,21 +121,21 @@ class TrainingContext {
 
  private:
   InputShape input_shape() const;  // what the model is built for
-  // A new network of the config's model in the config's compute format.
+  // A new network of the config's model in the run's compute format (the config's until chosen).
   std::shared_ptr<Model> make_net() const;
   ComputePlan make_compute_plan(int64_t default_threads) const;
   // Resolves "auto" formats (models/format_choice.h) and puts the replica in the chosen one.
   void choose_format();
-  // Prices the run on config_.cluster (train/cluster.h): comm.* and seconds_per_unit, unless a
-  // resumed run's config already holds them.
-  void price_cluster();
+  // Prices the run on config_.cluster (train/clock_prices.h), unless the config holds its prices
+  // already (a resumed run's, or seconds_per_unit given); then the record of what was resolved.
+  void price_clock();
   // Median seconds of a training step of a throwaway replica in `format`, on a batch of the run's
   // data, after a warm-up step: up to `steps` steps or about `seconds`, whichever ends first (the
   // format's choice compares several formats briefly; a cluster's clock rests on one). Draws
   // nothing from the global generator.
   double time_step(const ComputeFormat& format, size_t steps = 5, double seconds = 2.0) const;
 
-  RunConfig config_;
+  const RunConfig config_;
   ContextShape shape_;
   torch::Device device_;
   // Why this run cannot count on bf16 ("" where it is native here and on every other rank), and
@@ -143,6 +149,9 @@ class TrainingContext {
   int64_t total_updates_ = 0;
   ComputePlan plan_;
   FormatChoice format_choice_;
+  ComputeFormat format_;
+  ClockPrices prices_;
+  RunConfig recorded_;
   std::string cluster_note_;
 };
 

@@ -6,8 +6,8 @@
 
 #include "core/fault_injection.h"
 #include "core/interrupt.h"
-#include "engine/local_run.h"
 #include "engine/mpi/mpi_async_parts.h"
+#include "engine/worker_message.h"
 
 namespace dsgd {
 
@@ -74,22 +74,18 @@ void MpiAsyncEngine::run_worker() {
     }
     staging.arrived(received, params);
     auto gradient = [&](int64_t k) {
-      if (gradient_source_) return gradient_source_(k);
-      torch::AutoGradMode enable_grad(true);
-      return training_.compute_gradient(w.stream->batch(k));
+      return gradient_source_ ? gradient_source_(k)
+                              : training_.compute_gradient(w.stream->batch(k));
     };
     // One minibatch's gradient at the parameters received, or H local steps from them.
     LocalRun* run = w.rule->local_run();
     const int64_t first = w.next_batch;
     const int64_t steps = steps_[static_cast<size_t>(w.index)];
-    torch::Tensor loss = run ? run_local_steps(*run, params, lr, steps, params, model.grads(),
-                                               [&](int64_t h) { return gradient(first + h); })
-                             : gradient(first);
+    const WorkerMessage m = worker_message(*w.rule, params, lr, steps, params, model.grads(),
+                                           [&](int64_t h) { return gradient(first + h); });
     w.next_batch += run ? steps : 1;
-    torch::Tensor message = staging.outgoing(
-        (run ? run->finish() : w.rule->message(model.grads(), params, lr)).contiguous(),
-        message_buffer);
-    loss_and_signal[0] = loss.item<float>();
+    torch::Tensor message = staging.outgoing(m.message.contiguous(), message_buffer);
+    loss_and_signal[0] = m.loss.item<float>();
     fault_point("training");
     loss_and_signal[1] = static_cast<float>(pending_interrupt());
     // Every shard's slice at once: a shard waiting for its slice never waits on another shard.

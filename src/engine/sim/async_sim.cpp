@@ -11,13 +11,13 @@
 #include "algos/async_rule.h"
 #include "core/errors.h"
 #include "engine/async_server.h"
-#include "engine/local_run.h"
 #include "engine/sim/gradient_pool.h"
 #include "engine/sim/server_link.h"
 #include "engine/sim/simulator.h"
 #include "engine/sim/simulators.h"
 #include "engine/sim/timing.h"
 #include "engine/trace.h"
+#include "engine/worker_message.h"
 #include "train/local_steps.h"
 
 namespace dsgd {
@@ -90,7 +90,8 @@ AsyncSimulator::Simulator(Training& training)
   if (!config.timing_trace.empty()) {
     s.replay = read_trace(config.timing_trace, s.workers, training_.total_updates());
   }
-  s.link = std::make_unique<ServerLink>(config, theta0.numel() * theta0.element_size());
+  s.link = std::make_unique<ServerLink>(training_.context().clock_prices().global,
+                                        theta0.numel() * theta0.element_size(), config.servers);
   // This engine holds every worker rule, so it can follow θ for the gap of a look-ahead server.
   if (s.worker_rules.front()->follows_parameters()) s.server->follow_parameters();
   const int64_t replicas = training_.context().compute_plan().replicas;
@@ -173,21 +174,16 @@ void AsyncSimulator::run() {
     // Pointers to the state, not this function's references: the workers' last jobs may still
     // run after run() returns (the pool, destroyed first with the state, waits for them).
     State* state = &s;
-    if (LocalRun* run = s.worker_rules[w]->local_run()) {
-      const double lr = server.lr_of(worker);
-      s.pool->submit(worker, [state, run, worker, w, k, device, lr](ModelReplica& replica) {
-        return run_local_steps(*run, state->server->sent(worker), lr, state->steps[w],
-                               replica.flat->params(), replica.flat->grads(), [&](int64_t h) {
-                                 return replica.compute_gradient(state->streams[w].batch(k + h),
-                                                                 device);
-                               });
-      });
-      return;
-    }
-    s.pool->submit(worker, [state, worker, w, k, device](ModelReplica& replica) {
-      replica.flat->params().copy_(state->server->sent(worker));
-      torch::Tensor loss = replica.compute_gradient(state->streams[w].batch(k), device);
-      state->gradient_of[w].copy_(replica.flat->grads());
+    const double lr = server.lr_of(worker);
+    s.pool->submit(worker, [state, worker, w, k, device, lr](ModelReplica& replica) {
+      FlatModel& flat = *replica.flat;
+      torch::Tensor loss = compute_for_message(
+          *state->worker_rules[w], state->server->sent(worker), lr, state->steps[w], flat.params(),
+          flat.grads(), [&](int64_t h) {
+            return replica.compute_gradient(state->streams[w].batch(k + h), device);
+          });
+      // A local run keeps its result in itself; a gradient is kept until its exchange.
+      if (!state->worker_rules[w]->local_run()) state->gradient_of[w].copy_(flat.grads());
       return loss;
     });
   };
@@ -247,34 +243,29 @@ void AsyncSimulator::run() {
     const torch::Tensor& received = server.sent(worker);
 
     // The worker's gradient, at the parameters it was sent, turned into its message; or its H
-    // local steps from them, and what the rule makes of those.
+    // local steps from them, and what the rule makes of those (computed ahead with a pool).
     AsyncWorkerRule& rule = *s.worker_rules[w];
     LocalRun* run = rule.local_run();
     const int64_t k = s.next_batch[w];
-    torch::Tensor loss;
+    const double lr = server.lr_of(worker);
+    WorkerMessage m;
     if (s.pool) {
-      loss = s.pool->wait(worker);
-    } else if (run) {
-      loss = run_local_steps(
-          *run, received, server.lr_of(worker), s.steps[w], model.params(), model.grads(),
-          [&](int64_t h) { return training_.compute_gradient(s.streams[w].batch(k + h)); });
+      m.loss = s.pool->wait(worker);
+      m.message = message_of(rule, s.gradient_of[w], received, lr);
     } else {
-      model.params().copy_(received);
-      torch::AutoGradMode enable_grad(true);
-      loss = training_.compute_gradient(s.streams[w].batch(k));
+      m = worker_message(
+          rule, received, lr, s.steps[w], model.params(), model.grads(),
+          [&](int64_t h) { return training_.compute_gradient(s.streams[w].batch(k + h)); });
     }
     s.next_batch[w] += s.steps[w];
-    torch::Tensor message = run ? run->finish()
-                                : rule.message(s.pool ? s.gradient_of[w] : model.grads(), received,
-                                               server.lr_of(worker));
 
-    server.apply(worker, message, updates);
+    server.apply(worker, m.message, updates);
     if (run) run->commit();
     if (server.following_parameters()) rule.follow_parameters(server.actual_parameters());
     // Fresh parameters go out before after_update, so that a checkpoint it writes holds every
     // worker's pending computation.
     send(worker, updates + 1, now);
-    training_.after_update(updates + 1, loss, now, server.evaluated(), telemetry);
+    training_.after_update(updates + 1, m.loss, now, server.evaluated(), telemetry);
   }
 
   training_.report().staleness_histogram = server.telemetry().histogram();

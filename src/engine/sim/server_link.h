@@ -1,6 +1,6 @@
 // The asynchronous server's link in the simulator: a push or a pull of the whole vector takes
-// `cost` simulated time units (comm.global_alpha + comm.global_beta * bytes / servers, the same
-// model as the synchronous family's global link, so that simulated time is one clock), and each
+// `cost` simulated time units (the global link's alpha + beta * bytes / servers, the same model
+// as the synchronous family's global link, so that simulated time is one clock), and each
 // direction is one queue: parameters go out in the order the server sends them, messages arrive
 // in the order workers finish computing.
 #pragma once
@@ -9,17 +9,17 @@
 
 #include <algorithm>
 
-#include "train/config.h"
+#include "algos/sync_algorithm.h"
 
 namespace dsgd {
 
 class ServerLink {
  public:
-  // Every push and pull carries the whole vector, split over `servers` links in parallel.
-  ServerLink(const RunConfig& config, int64_t message_bytes)
-      : cost_(config.comm_global_alpha + config.comm_global_beta *
-                                             static_cast<double>(message_bytes) /
-                                             static_cast<double>(config.servers)) {}
+  // Every push and pull carries the whole vector, split over `servers` links in parallel, each
+  // priced `global` (the run's clock prices, train/clock_prices.h).
+  ServerLink(const LinkCost& global, int64_t message_bytes, int64_t servers)
+      : cost_(global.alpha +
+              global.beta * static_cast<double>(message_bytes) / static_cast<double>(servers)) {}
 
   // When parameters sent at `now` reach their worker.
   double pull(double now) {

@@ -5,10 +5,10 @@
 
 namespace dsgd {
 
-SyncClock::SyncClock(const RunConfig& config, const SyncPlan& plan)
+SyncClock::SyncClock(const RunConfig& config, const SyncPlan& plan, double core_sharing)
     : timing_(config, config.workers),
       plan_(plan),
-      core_sharing_(config.timing_core_sharing),
+      core_sharing_(core_sharing),
       clocks_(static_cast<size_t>(config.workers), 0.0) {}
 
 int64_t SyncClock::group_after(int64_t step) const {

@@ -28,8 +28,9 @@ namespace dsgd {
 
 class SyncClock {
  public:
-  // `config`'s workers, timing keys and timing_core_sharing; `plan`'s reductions.
-  SyncClock(const RunConfig& config, const SyncPlan& plan);
+  // `config`'s workers and timing keys; `plan`'s reductions; learners sharing cores
+  // `core_sharing` times over (the run's clock prices, train/clock_prices.h).
+  SyncClock(const RunConfig& config, const SyncPlan& plan, double core_sharing);
 
   // Round `round` (0-based: each learner's minibatch `round`, then the plan's reduction after
   // step round + 1).

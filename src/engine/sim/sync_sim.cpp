@@ -6,7 +6,7 @@
 // Simulated time: the learners' compute clock (sync_clock.h: each learner runs through its own
 // Gamma minibatch times and waits only at a reduction, for its group's slowest) plus, for each
 // reduction among n learners of M bytes each, alpha + beta * 2(n-1)/n * M with the (alpha, beta)
-// of the in-group or the global link.
+// of its level's link (ReductionPrices, engine/sync_learners.h, which re-timing prices with too).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -29,6 +29,7 @@ struct SyncSimulator::State {
   std::vector<WorkerStream> streams;
   std::unique_ptr<InProcessCommunicator> communicator;
   std::unique_ptr<SyncClock> clock;
+  std::unique_ptr<ReductionPrices> prices;
   std::unique_ptr<SyncTraffic> traffic;
   std::unique_ptr<GradientPool> pool;  // with sim.replicas > 1; last: destroyed first
 };
@@ -41,7 +42,9 @@ SyncSimulator::Simulator(Training& training)
   s.plan = sync_plan(*training_.algorithm().sync, c, training_.context().updates_per_epoch());
   s.communicator = std::make_unique<InProcessCommunicator>(c.workers, s.plan.group_sizes());
   s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
-  s.clock = std::make_unique<SyncClock>(c, s.plan);
+  const ClockPrices& prices = training_.context().clock_prices();
+  s.clock = std::make_unique<SyncClock>(c, s.plan, prices.core_sharing);
+  s.prices = std::make_unique<ReductionPrices>(s.plan, prices);
   FlatModel& model = training_.model();
   const LocalOptimizerOptions optimizer = local_optimizer_options(c);
   s.learners.reserve(static_cast<size_t>(c.workers));
@@ -116,8 +119,8 @@ void SyncSimulator::run() {
     SyncTraffic& t = *s.traffic;
     t.compute_time = s.clock->compute_time();
     if (round_traffic.level) {
-      const LinkCost cost = link_cost(s.plan, *round_traffic.level, c);
-      const double seconds = cost.alpha + cost.beta * SyncTraffic::volume(round_traffic);
+      const double seconds =
+          s.prices->add(0.0, *round_traffic.level, 1, SyncTraffic::volume(round_traffic));
       t.record(round_traffic, learners, seconds);
       t.comm_time += seconds;
     }
