@@ -1,8 +1,9 @@
-// Tests of asynchronous local SGD (src/algos/async_local_sgd.cpp), in float64: each outer rule
-// against its equations computed here in plain doubles for a few exchanges of two local steps,
-// Delayed Nesterov against torch's Nesterov SGD on the mean of each window of pseudo-gradients,
-// and with one local step and no local momentum, the outer rules against the asynchronous rules
-// they generalise (dana-local against dana-zero, async-local-sgd against asgd-m and nag-asgd).
+// Tests of asynchronous local SGD (src/algos/async_local.h and its three rules), in float64: each
+// outer rule against its equations computed here in plain doubles for a few exchanges of two
+// local steps, Delayed Nesterov against torch's Nesterov SGD on the mean of each window of
+// pseudo-gradients, and with one local step and no local momentum, the outer rules against the
+// asynchronous rules they generalise (dana-local against dana-zero, async-local-sgd against asgd-m
+// and nag-asgd).
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 

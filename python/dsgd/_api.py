@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 import torch
 
 from . import _build_info, _core, _inputs, _progress
-from ._errors import ConfigError, DivergedError, DsgdError, warn_stopped
-from ._run import Run, metrics_frame
+from ._errors import ConfigError, DivergedError, DsgdError
+from ._run import Run, metrics_frame, warn_stopped
 
 if TYPE_CHECKING:
     import pandas

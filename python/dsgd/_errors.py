@@ -7,12 +7,6 @@ Every error carries the CLI's message (what is wrong), its hint (what to do), an
 """
 from __future__ import annotations
 
-import warnings
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from ._run import Run
-
 
 class DsgdError(RuntimeError):
     """A run, sweep or report that could not go on (the CLI's exit code 1)."""
@@ -68,8 +62,3 @@ class RunInterrupted(KeyboardInterrupt):
 class RunStoppedWarning(UserWarning):
     """The run ended early with a result: its loss diverged or it collapsed to a uniform guess
     (exit code 3). The run it belongs to has the status and the epoch."""
-
-
-def warn_stopped(run: Run) -> None:
-    warnings.warn(f"the run in {run.path} ended early: {run.status} "
-                  f"({run.summary.get('error', '')})", RunStoppedWarning, stacklevel=3)

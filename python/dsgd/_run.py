@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 import torch
 from torch.utils import dlpack
 
 from . import _core
+from ._errors import RunStoppedWarning
 
 if TYPE_CHECKING:
     import pandas
@@ -97,9 +99,15 @@ class Run:
     def trained_module(self) -> Optional[torch.jit.ScriptModule]:
         """The trained network as a ScriptModule (model.pt), for a model given as TorchScript or
         nn.Module; None for a built-in model."""
-        from ._inputs import quiet_torchscript
+        from ._inputs import quiet_torchscript  # the model's reader, not needed to read a run
         path = os.path.join(self.path, "model.pt")
         if not os.path.exists(path):
             return None
         with quiet_torchscript():
             return torch.jit.load(path)
+
+
+def warn_stopped(run: Run) -> None:
+    """Says that `run` ended early with a result (diverged or collapsed), as a RunStoppedWarning."""
+    warnings.warn(f"the run in {run.path} ended early: {run.status} "
+                  f"({run.summary.get('error', '')})", RunStoppedWarning, stacklevel=3)

@@ -1,8 +1,8 @@
 // The factories of the asynchronous algorithms, one per file in src/algos/ (x_algorithm() in
 // x.cpp; asgd, asgd-m and nag-asgd share server_sgd.cpp), collected by async_registry.cpp. Adding
 // an algorithm: one new file, one line here, one line in the registry (async-local-sgd,
-// async-local-dn and dana-local share async_local_sgd.cpp;
-// easgd-local and eamsgd-local easgd_local.cpp). Private to src/algos/.
+// async-local-dn and dana-local each have theirs, sharing the local-steps family's async_local.h;
+// easgd-local and eamsgd-local share easgd_local.cpp). Private to src/algos/.
 #pragma once
 
 #include "algos/async_rule.h"

@@ -82,7 +82,7 @@ class AsyncServerRule {
 };
 
 // A worker that takes local steps between exchanges (the local.steps key of the algorithms that
-// declare it: async_local_sgd.cpp). For each exchange the engine calls
+// declare it: async_local.h). For each exchange the engine calls
 //   begin(received)                       the run starts at the parameters the server sent
 //   H times: g at point(); step(g, lr)    on the worker's next H minibatches, at the rate of
 //                                         the exchange (the one the server sent it with)

@@ -37,7 +37,7 @@ struct OuterOptions {
 
 // The keys outer.lr (default `lr`), outer.momentum (default `momentum`) and, when `with_nesterov`,
 // outer.nesterov: the outer optimizer over pseudo-gradients, synchronous (kavg, hier-avg: the
-// learners' mean displacement) or asynchronous (async_local_sgd.cpp: each worker's).
+// learners' mean displacement) or asynchronous (async_local.h: each worker's).
 std::vector<OptionSpec> outer_optimizer_keys(double lr, double momentum, bool with_nesterov);
 // `own` followed by the outer keys at plain averaging's defaults (α = 1, β = 0), Nesterov
 // available (kavg and hier-avg declare them so).

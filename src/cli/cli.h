@@ -1,5 +1,6 @@
-// The dsgd command line: subcommands `run` and `list`, and the one place where errors become
-// exit codes (0 finished, 2 bad usage or input, 3 diverged, 1 anything else).
+// The dsgd command line: subcommands `run`, `sweep`, `report` and `list`, and the one
+// place where errors become exit codes (0 finished, 2 bad usage or input, 3 diverged, 1 anything
+// else).
 #pragma once
 
 namespace dsgd {

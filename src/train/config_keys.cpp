@@ -273,17 +273,14 @@ const std::vector<KeySpec>& key_specs() {
       spec("cluster", &RunConfig::cluster, kFixed,
            "a named cluster (`dsgd list clusters`) that prices compute and every link in "
            "seconds: sets comm.* and seconds_per_unit when the run starts, and the metrics get a "
-           "seconds column beside sim_time ('' for none)",
-           {}),
+           "seconds column beside sim_time ('' for none)"),
       spec("cluster_device", &RunConfig::cluster_device, kFixed,
            "the device (`dsgd list clusters`) whose step prices the cluster's compute in place of "
            "the cluster's own, e.g. one fixed step for runs compared across machines ('' for the "
-           "cluster's)",
-           {}),
+           "cluster's)"),
       spec("cluster_file", &RunConfig::cluster_file, kMayChange,
            "a TOML table of links, devices and clusters of one's own, in configs/clusters.toml's "
-           "format, beside the built-in one",
-           {}),
+           "format, beside the built-in one"),
       spec("seconds_per_unit", &RunConfig::seconds_per_unit, kFixed,
            "seconds of one simulated time unit (a sample's mean compute): sim_time x this is the "
            "metrics' seconds column (0: none; a cluster sets it)",
