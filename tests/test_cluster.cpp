@@ -14,6 +14,7 @@
 
 #include "cli_helpers.h"
 #include "core/errors.h"
+#include "run/clock_only.h"
 #include "run/progress.h"
 #include "train/cluster.h"
 #include "train/collective_cost.h"
@@ -546,6 +547,56 @@ TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
   EXPECT_NE(listed.output.find("cloud-1gpu-10g"), std::string::npos) << listed.output;
   EXPECT_NE(listed.output.find("IEEE 802.3ae"), std::string::npos) << listed.output;
   fs::remove_all(dir);
+}
+
+// The clock alone (`dsgd estimate`, run/clock_only.h) is the run's own clock: a synchronous and an
+// asynchronous run made on a cluster read at every epoch's end the simulated time and the seconds
+// their estimate gives there, with no gradient computed; the CLI prints the whole run's seconds.
+TEST(ClusterCli, AnEstimateIsTheRunsOwnClock) {
+  const fs::path table = write_table("cluster_estimate", std::string(kTable) + kTinyHosts);
+  const std::vector<std::string> common = {"dataset=synthetic",  "model=mlp",
+                                           "batch_size=16",      "epochs=3",
+                                           "eval_every=1",       "timing.shape=4",
+                                           "cluster=tiny-hosts", "cluster_file=" + table.string()};
+  const std::vector<std::vector<std::string>> runs = {
+      {"algo=hier-avg", "workers=8", "hier.group_size=4", "hier.local_period=2",
+       "hier.global_period=4"},
+      {"algo=dana-slim", "workers=4"}};
+  for (const auto& own : runs) {
+    std::vector<std::string> keys = common;
+    keys.insert(keys.end(), own.begin(), own.end());
+    std::string sets;
+    for (const std::string& key : keys) sets += " --set " + key;
+    const fs::path dir = fresh_dir("estimate_run");
+    run_ok("run" + sets, dir);
+
+    const ClockEstimate estimate = estimate_clock(load_config("", keys));
+    const auto rows = read_csv(dir / "metrics.csv");
+    const auto& header = rows.front();
+    auto column = [&](const char* name) {
+      return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    ASSERT_EQ(estimate.sim_time.size(), 3u) << own.front();
+    ASSERT_EQ(rows.size(), 4u) << own.front();  // the header and epochs 1, 2, 3
+    for (size_t e = 0; e < 3; ++e) {
+      EXPECT_EQ(estimate.epoch_ends[e], std::stod(rows[e + 1][column("epoch")]));
+      EXPECT_DOUBLE_EQ(estimate.sim_time[e], std::stod(rows[e + 1][column("sim_time")]))
+          << own.front() << " epoch " << e + 1;
+      EXPECT_DOUBLE_EQ(estimate.sim_time[e] * estimate.seconds_per_unit,
+                       std::stod(rows[e + 1][column("seconds")]))
+          << own.front() << " epoch " << e + 1;
+    }
+    const double seconds =
+        nlohmann::json::parse(read_file(dir / "summary.json")).at("seconds").get<double>();
+    CliResult printed = run_dsgd("estimate" + sets);
+    ASSERT_EQ(printed.exit_code, 0) << printed.output;
+    EXPECT_NE(printed.output.find(fmt::format("({:.6g} s;", seconds)), std::string::npos)
+        << printed.output;
+    fs::remove_all(dir);
+  }
+  CliResult refused = run_dsgd("estimate --set workers=0");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  fs::remove_all(table.parent_path());
 }
 
 // A short Hier-AVG run of 8 learners in groups of 4 whose Gamma draws spread (shape 4), so that

@@ -14,6 +14,7 @@
 #include "core/errors.h"
 #include "experiment/report.h"
 #include "experiment/sweep_runner.h"
+#include "run/clock_only.h"
 #include "run/run_job.h"
 #include "train/cluster.h"
 #include "train/config.h"
@@ -84,6 +85,18 @@ int cli_main(int argc, char** argv) {
                   "continue the run in DIR from its last checkpoint (its config.toml, then --set)")
       ->excludes("--out")
       ->excludes("--config");
+
+  CLI::App* estimate = app.add_subcommand(
+      "estimate",
+      "how long a run would take (on its cluster, in seconds): its clock alone, no gradient "
+      "computed");
+  estimate->add_option("-c,--config", config_path, "TOML config file (keys: `dsgd list keys`)");
+  estimate->add_option("--set", overrides, "override a config key: --set KEY=VALUE (repeatable)")
+      ->take_all();
+  bool estimate_as_json = false;
+  estimate->add_flag("--json", estimate_as_json,
+                     "print the clock at each epoch's end as JSON (seconds where a cluster prices "
+                     "it), for scripts");
 
   std::string list_what;
   CLI::App* list_cmd =
@@ -190,6 +203,12 @@ int cli_main(int argc, char** argv) {
       report_options.command = command_line(argc, argv);
       const std::string written = write_report(report_options);  // before a word is printed
       std::cout << "report: " << written << "\n";
+      return 0;
+    }
+    if (*estimate) {
+      overrides.push_back("engine=sim");  // the simulator prices a run, whatever its engine
+      const ClockEstimate clock = estimate_clock(load_config(config_path, overrides));
+      std::cout << (estimate_as_json ? estimate_json(clock) : describe_estimate(clock));
       return 0;
     }
     if (!engine.empty()) overrides.push_back("engine=" + engine);

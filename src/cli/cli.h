@@ -1,4 +1,4 @@
-// The dsgd command line: subcommands `run`, `sweep`, `report` and `list`, and the one
+// The dsgd command line: subcommands `run`, `estimate`, `sweep`, `report` and `list`, and the one
 // place where errors become exit codes (0 finished, 2 bad usage or input, 3 diverged, 1 anything
 // else).
 #pragma once

@@ -21,7 +21,7 @@ namespace {
 // branches on it outside the algorithms themselves.
 struct FamilyEntry {
   AlgorithmFamily family;
-  std::function<std::unique_ptr<Engine>(Session&)> build_simulator;
+  std::function<std::unique_ptr<Engine>(Training&)> build_simulator;
   std::function<std::unique_ptr<Engine>(Session&, MpiWorld&)> build_mpi;  // empty: none
   int64_t (*ranks)(const RunConfig&);
   const char* ranks_are;
@@ -40,7 +40,7 @@ int64_t workers_and_servers(const RunConfig& c) { return c.workers + c.servers; 
 const std::vector<FamilyEntry>& family_table() {
   static const std::vector<FamilyEntry> table = {
       {AlgorithmFamily::kSingle,
-       [](Session& s) { return make_single_worker(s); },
+       [](Training& t) { return make_single_worker(t); },
        {},
        one,
        "one",
@@ -49,11 +49,11 @@ const std::vector<FamilyEntry>& family_table() {
        false},
       // An asynchronous update applies one worker's message: one minibatch's gradient, or H
       // local steps' pseudo-gradient; N workers compute at once.
-      {AlgorithmFamily::kAsync, [](Session& s) { return make_async_simulator(s); },
+      {AlgorithmFamily::kAsync, [](Training& t) { return make_async_simulator(t); },
        [](Session& s, MpiWorld& w) { return make_mpi_async_engine(s, w); }, workers_and_servers,
        "one per worker and per server shard", mean_local_steps, workers, true},
       // A synchronous round takes one minibatch per learner.
-      {AlgorithmFamily::kSync, [](Session& s) { return make_sync_simulator(s); },
+      {AlgorithmFamily::kSync, [](Training& t) { return make_sync_simulator(t); },
        [](Session& s, MpiWorld& w) { return make_mpi_sync_engine(s, w); }, workers,
        "one per learner", one_per_learner, workers, false},
   };

@@ -32,7 +32,8 @@ struct RunPlan {
   ContextShape shape;
   // The engine, in this process (MPI: on this rank). Engines validate their own input (trace
   // files, group shapes) on construction, before any run folder exists.
-  std::function<std::unique_ptr<Engine>(Session&)> build_simulator;
+  // The simulator runs on any Training: a Session's, or a run of the clock alone (clock_only.h).
+  std::function<std::unique_ptr<Engine>(Training&)> build_simulator;
   std::function<std::unique_ptr<Engine>(Session&, MpiWorld&)> build_mpi;  // empty: no MPI engine
 };
 

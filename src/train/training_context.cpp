@@ -254,6 +254,7 @@ WorkerStream TrainingContext::make_stream(int64_t worker) const {
 
 torch::Tensor ModelReplica::compute_gradient(const Batch& batch, torch::Device device) {
   flat->zero_grad();
+  if (clock_only) return torch::zeros({}, flat->params().options());
   torch::Tensor logits = net->predict(batch.inputs.to(device));
   torch::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.labels.to(device));
   loss.backward();
@@ -271,6 +272,7 @@ ModelReplica TrainingContext::make_replica() const {
     generator.set_state(state);
   }
   replica.flat = std::make_unique<FlatModel>(replica.net, device_);
+  replica.clock_only = replica_.clock_only;
   torch::NoGradGuard no_grad;
   replica.flat->params().copy_(replica_.flat->params());
   replica.flat->buffers().copy_(replica_.flat->buffers());

@@ -27,6 +27,9 @@ namespace dsgd {
 struct ModelReplica {
   std::shared_ptr<Model> net;
   std::unique_ptr<FlatModel> flat;
+  // A run of the clock alone (run/clock_only.h): no forward or backward pass; a zero gradient
+  // and a zero loss.
+  bool clock_only = false;
 
   // Forward and backward of one batch at the replica's current parameters: fills flat->grads()
   // and returns the (detached) loss.
@@ -118,6 +121,10 @@ class TrainingContext {
   // Another replica of the model, with model()'s parameters and buffers. It draws nothing from
   // LibTorch's global generator, so making replicas changes no run.
   ModelReplica make_replica() const;
+
+  // From now on no gradient is computed, here or on the replicas made after: each is zero, its
+  // loss 0 (a run of the clock alone, run/clock_only.h).
+  void compute_nothing() { replica_.clock_only = true; }
 
  private:
   InputShape input_shape() const;  // what the model is built for
