@@ -8,7 +8,8 @@
 #   3. the DANA paper's CIFAR-10 configuration (dana-slim, N = 32) on data shaped like CIFAR-10
 #      (random pixels and labels: there is no network for the real set, and the time per update,
 #      not the accuracy, is the question, so the collapse check is off) for DSGD_PAPER_S seconds
-#      (default 120),
+#      (default 120), and the step of every model, batch and format the campaigns use (the lines
+#      configs/clusters.toml's GPU device takes),
 #   4. the benchmarks (dsgd_bench): the GPU's figures first (step against LibTorch's, simulated
 #      update rate, replicas on streams, MPI host staging), then the others with what time is left.
 # Sized for 10 minutes on 16 cores (DSGD_CHECK_BUDGET_S, default 600). Exit 0 when everything
@@ -145,6 +146,33 @@ PY
   fi
   plan=$(grep -m1 "^GPU:" "$out.log")
   [ -n "$plan" ] && summary+=("           $plan")
+fi
+
+# 3b. The step of every model, batch and format the campaigns use, as configs/clusters.toml keys
+# them: `dsgd estimate` times the run's format when it starts (and then runs the clock alone),
+# on the CIFAR-shaped data; each line is ready for the h200 entry's [devices.NAME.step] table.
+step_line='import json, sys
+s = json.load(sys.stdin)["step"]
+print("\"%s\" = %.4g" % (s["key"], s["seconds"]))'
+if [ "$has_gpu" -eq 1 ]; then
+  for model in resnet20-proj resnet20; do
+    for batch in 128 256; do
+      for format in "contiguous fp32" "channels-last fp32" "channels-last bf16"; do
+        # shellcheck disable=SC2086  # the format's two words, as $1 and $2
+        set -- $format
+        step=$("$build/dsgd" estimate --json --set dataset="$data" --set device=cuda \
+          --set algo=sgd --set model=$model --set batch_size=$batch --set memory_format="$1" \
+          --set precision="$2" --set epochs=0.01 2>"$logs/step.log" |
+          "$python" -c "$step_line" 2>/dev/null)
+        if [ -n "$step" ]; then
+          note step "$step"
+        else
+          failed=1
+          note step "$model $batch $format FAILED ($logs/step.log)"
+        fi
+      done
+    done
+  done
 fi
 
 # 4. The benchmarks, with the time that is left (less a margin for the summary): the GPU's figures

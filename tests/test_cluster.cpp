@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -417,6 +418,54 @@ TEST(Cluster, BadTablesAndNamesAreRefusedNamingThem) {
       << step;
   EXPECT_NE(step.find("\"resnet20 128 channels-last bf16\""), std::string::npos) << step;
   for (const fs::path& f : {bad_link, no_bandwidth, file}) fs::remove_all(f.parent_path());
+}
+
+// A step derived from measured ones (a device's [derived] table) prices as a measured one does, and
+// says so wherever it prices: in `dsgd list clusters` with its rule, and in the run's log line.
+TEST(Cluster, DerivedStepsSayTheyAreDerived) {
+  const std::string derived = kTable + R"(
+[devices.card.derived]
+rule = "the batch-128 step x B / 128"
+[devices.card.derived.step]
+"resnet20 256 channels-last bf16" = 0.128
+)";
+  const fs::path file = write_table("cluster_derived", derived);
+  const ClusterTable table = load_cluster_table(file.string());
+  const DeviceProfile& card = table.device("card");
+  EXPECT_EQ(card.derived, (std::set<std::string>{"resnet20 256 channels-last bf16"}));
+  const std::string listed = describe_cluster_table(table);
+  EXPECT_NE(listed.find("0.128 s  derived, not measured"), std::string::npos) << listed;
+  EXPECT_NE(listed.find("derived: the batch-128 step x B / 128"), std::string::npos) << listed;
+  RunShape measured = resnet_shape(8), big = resnet_shape(8);
+  big.batch_size = 256;
+  const ClusterCosts from_measured = price_on_cluster(table, "hosts-of-4", measured);
+  const ClusterCosts from_derived = price_on_cluster(table, "hosts-of-4", big);
+  EXPECT_DOUBLE_EQ(from_derived.seconds_per_unit, 0.128 / 256);
+  EXPECT_EQ(from_measured.explanation.find("derived"), std::string::npos);
+  EXPECT_NE(from_derived.explanation.find("derived, not measured"), std::string::npos)
+      << from_derived.explanation;
+  // The built-in GPUs' steps for the campaigns' model are derived until a GPU measures them.
+  const ClusterTable builtin = load_cluster_table();
+  EXPECT_EQ(builtin.device("h200").derived.count("resnet20-proj 256 contiguous fp32"), 1u);
+  EXPECT_EQ(builtin.device("h200").derived.count("resnet20 128 contiguous fp32"), 0u);
+
+  for (const auto& [text, says] : std::vector<std::pair<std::string, std::string>>{
+           {kTable + "[devices.card.derived.step]\n\"resnet20 64 contiguous fp32\" = 0.03\n",
+            "rule must be a string"},
+           {kTable + "[devices.card.derived]\nrule = \"r\"\n", "derived must be a table"},
+           {kTable + "[devices.card.derived]\nrule = \"r\"\n[devices.card.derived.step]\n"
+                     "\"resnet20 128 channels-last bf16\" = 0.06\n",
+            "is measured too"}}) {
+    const fs::path bad = write_table("cluster_bad_derived", text);
+    try {
+      load_cluster_table(bad.string());
+      ADD_FAILURE() << "accepted:\n" << text;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+    fs::remove_all(bad.parent_path());
+  }
+  fs::remove_all(file.parent_path());
 }
 
 // A run's own `allreduce` prices in place of the cluster's: ssgd on 16 learners, two hosts of 8 of

@@ -65,6 +65,7 @@ std::pair<std::string, std::string> format_parts(const std::string& format) {
 struct DeviceStep {
   std::string key, wanted;
   double seconds = 0.0;
+  bool derived = false;  // derived from a measured step, not measured itself
 };
 DeviceStep device_step(const DeviceProfile& device, const RunShape& shape) {
   const auto [layout, precision] = format_parts(shape.format);
@@ -80,6 +81,7 @@ DeviceStep device_step(const DeviceProfile& device, const RunShape& shape) {
     if (fits && (step.key.empty() || seconds < step.seconds)) {
       step.key = key;
       step.seconds = seconds;
+      step.derived = device.derived.count(key) != 0;
     }
   }
   return step;
@@ -124,6 +126,7 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
                                    "{} ({:.4g} s a step in its fastest listed format, "
                                    "\"{}\")",
                                    device.name, costs.step_seconds, step.key);
+    if (step.derived) device_text += " [derived, not measured: `dsgd list clusters` says how]";
   }
   if (costs.step_seconds <= 0) {
     throw Error("cluster '" + name + "': no step time to price compute with",

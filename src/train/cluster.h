@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct DeviceProfile {
   std::string name;
   std::map<std::string, double> step_seconds;  // "MODEL BATCH FORMAT" -> seconds
   std::string source;
+  // Steps derived from the measured ones by `derived_rule`, not measured (in step_seconds too):
+  // a page that prices with one says so.
+  std::set<std::string> derived;
+  std::string derived_rule;
 };
 
 struct ClusterProfile {

@@ -38,6 +38,7 @@ class Entry {
     }
     return value;
   }
+  const std::string& where() const { return where_; }
   [[noreturn]] void fail(const std::string& what) const {
     throw ConfigError(fmt::format("{}: {}", where_, what),
                       "see configs/clusters.toml for the format of links, devices and clusters");
@@ -101,15 +102,37 @@ void read_into(ClusterTable& table, const std::string& text, const std::string& 
     put(table.links, link);
   });
   entries("devices", [&](const std::string& name, const Entry& e, const toml::table& t) {
-    DeviceProfile device{name, {}, e.text("source")};
+    DeviceProfile device{name, {}, e.text("source"), {}, ""};
+    // Steps "MODEL BATCH FORMAT" = seconds > 0, measured (step) or derived (derived.step).
+    auto read_steps = [&](const toml::table& steps, const char* where, bool derived) {
+      for (const auto& [what, seconds] : steps) {
+        if (!seconds.is_number() || !std::isfinite(seconds.value<double>().value()) ||
+            seconds.value<double>().value() <= 0) {
+          e.fail(
+              fmt::format("{}.\"{}\" must be a finite number of seconds > 0", where, what.str()));
+        }
+        const std::string key(what.str());
+        if (derived && device.step_seconds.count(key) != 0) {
+          e.fail(fmt::format("derived.step.\"{}\" is measured too (step): keep one", key));
+        }
+        device.step_seconds[key] = seconds.value<double>().value();
+        if (derived) device.derived.insert(key);
+      }
+    };
     const toml::table* steps = t.get_as<toml::table>("step");
     if (steps == nullptr) e.fail("step must be a table of \"MODEL BATCH FORMAT\" = seconds");
-    for (const auto& [what, seconds] : *steps) {
-      if (!seconds.is_number() || !std::isfinite(seconds.value<double>().value()) ||
-          seconds.value<double>().value() <= 0) {
-        e.fail(fmt::format("step.\"{}\" must be a finite number of seconds > 0", what.str()));
+    read_steps(*steps, "step", false);
+    if (const toml::node* derived = t.get("derived")) {
+      const toml::table* table_of = derived->as_table();
+      const toml::table* derived_steps =
+          table_of != nullptr ? table_of->get_as<toml::table>("step") : nullptr;
+      if (derived_steps == nullptr) {
+        e.fail(
+            "derived must be a table with rule (how the steps follow from the measured ones) "
+            "and step (\"MODEL BATCH FORMAT\" = seconds)");
       }
-      device.step_seconds[std::string(what.str())] = seconds.value<double>().value();
+      device.derived_rule = Entry(*table_of, e.where() + ".derived").text("rule");
+      read_steps(*derived_steps, "derived.step", true);
     }
     put(table.devices, device);
   });
@@ -208,8 +231,10 @@ std::string describe_cluster_table(const ClusterTable& table) {
   for (const DeviceProfile& d : table.devices) {
     out << fmt::format("  {:<18} {}\n", d.name, d.source);
     for (const auto& [what, seconds] : d.step_seconds) {
-      out << fmt::format("      {:<34} {:.4g} s\n", what, seconds);
+      out << fmt::format("      {:<34} {:.4g} s{}\n", what, seconds,
+                         d.derived.count(what) != 0 ? "  derived, not measured" : "");
     }
+    if (!d.derived.empty()) out << fmt::format("      derived: {}\n", d.derived_rule);
   }
   out << "clusters (cluster = \"NAME\"):\n";
   for (const ClusterProfile& c : table.clusters) {
