@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -37,8 +36,8 @@ class ClockOnlyTraining : public Training {
     stop_if_interrupted("running the clock");
     const int64_t per_epoch = context_.updates_per_epoch();
     if (updates % per_epoch == 0 || updates == context_.total_updates()) {
-      epoch_ends_.push_back(context_.epoch_of(updates));
-      sim_time_.push_back(sim_time);
+      epoch_ends.push_back(context_.epoch_of(updates));
+      sim_times.push_back(sim_time);
     }
   }
   void request_stop(int) override {}
@@ -46,7 +45,8 @@ class ClockOnlyTraining : public Training {
   EngineReport& report() override { return report_; }
   void lend_replicas(ReplicaRunner*) override {}
 
-  std::vector<double> epoch_ends_, sim_time_;
+  // The clock's readings: the epochs at which it was read, and the simulated time there.
+  std::vector<double> epoch_ends, sim_times;
 
  private:
   const RunPlan& plan_;
@@ -71,8 +71,8 @@ ClockEstimate estimate_clock(const RunConfig& config) {
   estimate.workers = config.workers;
   estimate.updates = context.total_updates();
   estimate.updates_per_epoch = static_cast<double>(context.updates_per_epoch());
-  estimate.epoch_ends = std::move(training.epoch_ends_);
-  estimate.sim_time = std::move(training.sim_time_);
+  estimate.epoch_ends = std::move(training.epoch_ends);
+  estimate.sim_time = std::move(training.sim_times);
   estimate.seconds_per_unit = context.clock_prices().seconds_per_unit;
   estimate.compute_note = context.compute_format_note();
   const ComputeFormat& format = context.format_choice().format;
