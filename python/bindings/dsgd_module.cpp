@@ -27,6 +27,7 @@
 #include "experiment/sync_reclock.h"
 #include "models/model.h"
 #include "process_state.h"
+#include "run/clock_only.h"
 #include "run/mpi_launch.h"
 #include "run/progress.h"
 #include "run/run_folder.h"
@@ -169,6 +170,17 @@ std::string check_config(const std::string& config_path, const py::dict& keys) {
   return algo;
 }
 
+// The clock alone of the run these keys describe (`dsgd estimate --json`), as a dict.
+py::object estimate(const std::string& config_path, const py::dict& keys) {
+  const toml::table key_table = config_table(keys);
+  std::string json;
+  {
+    ProcessState keep;
+    without_gil([&] { json = estimate_json(estimate_clock(load_config(config_path, key_table))); });
+  }
+  return py::module_::import("json").attr("loads")(json);
+}
+
 // One run as Python sees it: its folder, labels, status, summary.json and metrics.csv's columns.
 py::dict run_dict(const RunResult& run) {
   py::dict d;
@@ -245,6 +257,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("command"), py::arg("clusters") = std::vector<std::string>{},
         py::arg("cluster_file") = "", py::arg("device") = "");
   m.def("check_config", &check_config, py::arg("config_path"), py::arg("keys"));
+  m.def("estimate", &estimate, py::arg("config_path"), py::arg("keys"));
   m.def("read_run", &read_run_folder, py::arg("folder"));
   m.def("load_runs", &load_runs, py::arg("dirs"));
   m.def("normalize", &normalize, py::arg("images"), py::arg("mean"), py::arg("std"));

@@ -34,14 +34,14 @@ if _release(_torch.__version__) != _build_info.torch_version:
         f"{_build_info.python}")
 
 from . import _core  # noqa: E402  (after the check: a mismatched module may not even load)
-from ._api import (algorithms, datasets, keys, load_runs, models, report, resume,  # noqa: E402
-                   sweep, train)
+from ._api import (algorithms, datasets, estimate, keys, load_runs, models, report,  # noqa: E402
+                   resume, sweep, train)
 from ._errors import (CollapsedError, ConfigError, DataError, DivergedError,  # noqa: E402
                       DsgdError, HangError, RunInterrupted, RunStoppedWarning)
 from ._run import Run  # noqa: E402
 
 __version__ = _build_info.version  # CMakeLists.txt's project(VERSION)
-__all__ = ["train", "resume", "sweep", "report", "load_runs", "algorithms", "models",
+__all__ = ["train", "resume", "estimate", "sweep", "report", "load_runs", "algorithms", "models",
            "datasets", "keys", "Run", "DsgdError", "ConfigError", "DataError", "DivergedError",
            "CollapsedError", "HangError", "RunInterrupted", "RunStoppedWarning"]
 

@@ -128,6 +128,15 @@ def resume(path: PathLike, model: Any = None, *, progress: Optional[str] = "auto
     return _finish(outcome, model)
 
 
+def estimate(config: Optional[PathLike] = None, **keys: Any) -> dict[str, Any]:
+    """How long the run that `config` (a TOML file) and `keys` describe would take, before it
+    trains: its own simulator on its own clock with no gradient computed (`dsgd estimate`,
+    docs/time.md). Returns the clock at each epoch's end: "epochs", "sim_time", and "seconds"
+    where a cluster prices the run, with "step" (the step timed when it started) and "compute"."""
+    key_values = {_key_name(k): v for k, v in keys.items()}
+    return _core.estimate(os.fspath(config) if config else "", key_values)
+
+
 def executable() -> str:
     """The dsgd command a sweep starts its runs with: beside this Python (a venv's bin/), on
     PATH, or the build tree's."""

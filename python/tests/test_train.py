@@ -50,6 +50,18 @@ def test_the_same_config_gives_the_clis_metrics():
     pd.testing.assert_frame_equal(python, cli)
 
 
+def test_an_estimate_is_the_clock_of_the_run_it_describes():
+    keys = dict(algo="dana-zero", workers=4, model="lenet5-bn", epochs=0.25, eval_every=0.125,
+                threads=1, seed=3, timing__shape=4)
+    clock = dsgd.estimate(dataset="fashion-mnist", **keys)
+    run = dsgd.train(keys.pop("model"), "fashion-mnist", progress=None, out="estimated", **keys)
+    assert clock["epochs"] == [0.25]
+    assert clock["sim_time"][-1] == run.metrics["sim_time"].iloc[-1]
+    assert "seconds" not in clock  # no cluster prices it
+    with pytest.raises(dsgd.ConfigError):
+        dsgd.estimate(workers=0)
+
+
 def test_a_misspelt_key_is_a_value_error_naming_it_and_the_closest_key():
     with pytest.raises(ValueError) as error:
         dsgd.train("lenet5-bn", "fashion-mnist", wrokers=8, progress=None)
