@@ -134,6 +134,7 @@ def estimate(config: Optional[PathLike] = None, **keys: Any) -> dict[str, Any]:
     docs/time.md). Returns the clock at each epoch's end: "epochs", "sim_time", and "seconds"
     where a cluster prices the run, with "step" (the step timed when it started) and "compute"."""
     key_values = {_key_name(k): v for k, v in keys.items()}
+    key_values["engine"] = "sim"  # the simulator prices a run, whatever its engine (as the CLI's)
     return _core.estimate(os.fspath(config) if config else "", key_values)
 
 

@@ -45,8 +45,8 @@ class ReductionPrices {
   ReductionPrices(const SyncPlan& plan, const ClockPrices& prices);
 
   // `units` and the price of `reductions` all-reduces at `level` in which `senders` learners
-  // sent `bytes` together (each its share, at ring volume): α first, then β, in this order (one
-  // rounding, whoever adds up).
+  // sent `bytes` together (each its share, at ring volume): α added first, then β, so that the
+  // simulator and re-timing round alike.
   double add(double units, size_t level, double reductions, double bytes,
              double senders = 1) const {
     const LinkCost& cost = levels_.at(level);
