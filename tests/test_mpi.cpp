@@ -510,13 +510,16 @@ pid_t rank_pid(const std::string& marker, int rank) {
 }
 
 // An MPI job started in the background: `ranks` processes of dsgd with `args`, its output in
-// `log` and mpirun's exit code in `log`.rc once it ends.
+// `log` and mpirun's exit code in `log`.rc once it ends. The code is written beside and renamed
+// into place, so the file never exists empty: a loaded machine once let the test read it between
+// the shell's creating and writing it.
 struct BackgroundJob {
   fs::path log;
   BackgroundJob(int ranks, const std::string& args, const fs::path& log_path) : log(log_path) {
+    const std::string rc = log.string() + ".rc";
     std::string command = "(" + kMpirun + "-n " + std::to_string(ranks) + " " + DSGD_BINARY + " " +
-                          args + " > " + log.string() + " 2>&1; echo $? > " + log.string() +
-                          ".rc) &";
+                          args + " > " + log.string() + " 2>&1; echo $? > " + rc + ".part; mv " +
+                          rc + ".part " + rc + ") &";
     EXPECT_EQ(std::system(command.c_str()), 0);
   }
   // mpirun's exit code, or -1 if it has not ended within `seconds`.
@@ -524,7 +527,6 @@ struct BackgroundJob {
     fs::path rc = log.string() + ".rc";
     for (int i = 0; i < seconds * 1000 && !fs::exists(rc); ++i) ::usleep(1000);
     if (!fs::exists(rc)) return -1;
-    ::usleep(100000);  // the shell may still be writing it
     return std::stoi(read_file(rc));
   }
   std::string output() const { return read_file(log); }
