@@ -53,7 +53,7 @@ constexpr int kWarmupSteps = 3;
 // The step benchmarks run on the GPU when LibTorch sees one (a CUDA build: scripts/gpu-check.sh),
 // else on the CPU; a timed step on the GPU ends when the device has finished it.
 const torch::Device kDevice = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
-const char* const kDeviceName = torch::cuda::is_available() ? "cuda" : "cpu";
+const DeviceKind kDeviceKind = torch::cuda::is_available() ? DeviceKind::kCuda : DeviceKind::kCpu;
 void finish_device_work() {
   if (kDevice.is_cuda()) torch::cuda::synchronize();
 }
@@ -108,14 +108,6 @@ const ComputeFormat kContiguousFp32{};
 const ComputeFormat kChannelsLastFp32{MemoryFormat::kChannelsLast, Precision::kFloat32};
 const ComputeFormat kChannelsLastBf16{MemoryFormat::kChannelsLast, Precision::kBFloat16};
 
-// The config values of a format, for DsgdLoop.
-std::string memory_format_key(const ComputeFormat& f) {
-  return f.memory_format == MemoryFormat::kChannelsLast ? "channels-last" : "contiguous";
-}
-std::string precision_key(const ComputeFormat& f) {
-  return f.precision == Precision::kBFloat16 ? "bf16" : "fp32";
-}
-
 DatasetPair synthetic_pair(int64_t train, int64_t test, int64_t channels, int64_t size) {
   DatasetPair data;
   data.train = make_synthetic(train, channels, size, size, 10, 1);
@@ -143,9 +135,9 @@ class DsgdLoop {
   static RunConfig config(const std::string& model_name, int64_t threads,
                           const ComputeFormat& format) {
     RunConfig c;
-    c.device = kDeviceName;
-    c.memory_format = memory_format_key(format);
-    c.precision = precision_key(format);
+    c.device = kDeviceKind;
+    c.memory_format = format.memory_format;
+    c.precision = format.precision;
     c.model = model_name;
     c.lr = 0.01;
     c.threads = threads;
@@ -389,7 +381,7 @@ constexpr int64_t kSimUpdates = 16;
 void BM_SimUpdatePair(benchmark::State& state, const std::string& algo) {
   torch::set_num_threads(static_cast<int>(kCores));
   RunConfig config;
-  config.device = kDeviceName;
+  config.device = kDeviceKind;
   config.algo = algo;
   config.workers = 32;
   config.model = "resnet20";
@@ -418,7 +410,7 @@ void BM_ClockPair(benchmark::State& state, const std::string& algo, int64_t work
   torch::set_num_threads(static_cast<int>(kCores));
   std::vector<std::string> keys = {"algo=" + algo,
                                    "workers=" + std::to_string(workers),
-                                   std::string("device=") + kDeviceName,
+                                   std::string("device=") + enum_name(kDeviceKind),
                                    "model=mlp",
                                    "batch_size=8",
                                    "bn_batches=0",
@@ -471,7 +463,7 @@ void BM_HostStagingRoundTrip(benchmark::State& state) {
 constexpr int64_t kStreamUpdates = 256;
 void BM_SimStreams(benchmark::State& state) {
   RunConfig config;
-  config.device = kDeviceName;
+  config.device = kDeviceKind;
   config.algo = "dana-slim";
   config.workers = 32;
   config.model = "resnet20";

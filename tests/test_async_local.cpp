@@ -127,7 +127,7 @@ Vec adamw_local_run(Vec x, AdamWState& s, int steps, double lr) {
 TEST(AsyncLocalHand, AdamWLocalSteps) {
   AsyncOptions options = outer_nesterov_options();
   options.momentum = 0.0;
-  options.optimizer = "adamw";
+  options.optimizer = LocalOptimizerKind::kAdamw;
   options.adamw = {kBeta1, kBeta2, kEps, kDecay};
   Rules rules = make_rules("async-local-sgd", options, tensor_of(kTheta0), 2);
   std::vector<AdamWState> adamw(2);

@@ -73,13 +73,12 @@ double relative_error(const torch::Tensor& a, const torch::Tensor& b) {
 
 TEST(ComputeFormat, ConfigKeysChooseTheFormat) {
   RunConfig config = parse_config("", {"memory_format=channels-last", "precision=bf16"});
-  ComputeFormat format = compute_format_from(config.memory_format, config.precision);
-  EXPECT_EQ(format.memory_format, MemoryFormat::kChannelsLast);
-  EXPECT_EQ(format.precision, Precision::kBFloat16);
-  EXPECT_EQ(describe(format), "channels-last, bf16 mixed precision");
+  EXPECT_EQ(config.memory_format, MemoryFormat::kChannelsLast);
+  EXPECT_EQ(config.precision, Precision::kBFloat16);
+  EXPECT_EQ(describe({*config.memory_format, *config.precision}),
+            "channels-last, bf16 mixed precision");
   RunConfig defaults = parse_config("", {});
-  EXPECT_EQ(describe(compute_format_from(defaults.memory_format, defaults.precision)),
-            "contiguous, fp32");
+  EXPECT_EQ(describe({*defaults.memory_format, *defaults.precision}), "contiguous, fp32");
   try {
     parse_config("", {"memory_format=channels_last"});
     FAIL() << "channels_last was accepted";
@@ -415,8 +414,8 @@ TEST(ComputeFormat, AutoTimesTheCandidatesAndChoosesTheFastest) {
       return last ? last32 : contiguous32;
     };
   };
-  FormatChoice native =
-      choose_compute_format("auto", "auto", true, "", true, times(0.204, 0.180, 0.150, 0.098));
+  FormatChoice native = choose_compute_format(std::nullopt, std::nullopt, true, "", true,
+                                              times(0.204, 0.180, 0.150, 0.098));
   EXPECT_EQ(describe(native.format), "channels-last, bf16 mixed precision");
   EXPECT_TRUE(native.automatic);
   EXPECT_EQ(timed.size(), 4u);
@@ -424,35 +423,36 @@ TEST(ComputeFormat, AutoTimesTheCandidatesAndChoosesTheFastest) {
   EXPECT_NE(native.reason.find("contiguous, fp32 0.204 s"), std::string::npos) << native.reason;
   // Native bf16 that is slower than fp32 (a small model, say) loses.
   timed.clear();
-  EXPECT_EQ(describe(choose_compute_format("auto", "auto", true, "", true,
+  EXPECT_EQ(describe(choose_compute_format(std::nullopt, std::nullopt, true, "", true,
                                            times(0.010, 0.012, 0.011, 0.013))
                          .format),
             "contiguous, fp32");
   // Emulated bf16 is no candidate: two layouts in fp32 only.
   timed.clear();
-  FormatChoice avx2 = choose_compute_format("auto", "auto", true, "no AVX-512 BF16", true,
-                                            times(0.630, 0.534, 9.4, 9.4));
+  FormatChoice avx2 = choose_compute_format(std::nullopt, std::nullopt, true, "no AVX-512 BF16",
+                                            true, times(0.630, 0.534, 9.4, 9.4));
   EXPECT_EQ(describe(avx2.format), "channels-last, fp32");
   EXPECT_EQ(timed, (std::vector<std::string>{"contiguous, fp32", "channels-last, fp32"}));
   EXPECT_NE(avx2.reason.find("no bf16: no AVX-512 BF16"), std::string::npos) << avx2.reason;
   EXPECT_EQ(bf16_warning(avx2, "no AVX-512 BF16"), "");
   // No images: one layout. Which part auto chose is recorded.
   timed.clear();
-  FormatChoice layout_only =
-      choose_compute_format("auto", "fp32", false, "", true, times(0.01, 0.01, 0.01, 0.01));
+  FormatChoice layout_only = choose_compute_format(std::nullopt, Precision::kFloat32, false, "",
+                                                   true, times(0.01, 0.01, 0.01, 0.01));
   EXPECT_EQ(timed, (std::vector<std::string>{"contiguous, fp32"}));
   EXPECT_TRUE(layout_only.automatic && layout_only.memory_format_auto);
   EXPECT_FALSE(layout_only.precision_auto);
   // MPI ranks: the rule, one format timed.
   timed.clear();
   FormatChoice ranks =
-      choose_compute_format("auto", "auto", true, "", false, times(0.1, 0.2, 0.3, 0.4));
+      choose_compute_format(std::nullopt, std::nullopt, true, "", false, times(0.1, 0.2, 0.3, 0.4));
   EXPECT_EQ(describe(ranks.format), "channels-last, bf16 mixed precision");
   EXPECT_EQ(timed.size(), 1u);
   // An explicit format is kept whatever the times, and timed; an emulated bf16 beside fp32.
   timed.clear();
-  FormatChoice asked = choose_compute_format("contiguous", "bf16", true, "no AVX-512 BF16", true,
-                                             times(0.630, 0.534, 9.373, 9.4));
+  FormatChoice asked =
+      choose_compute_format(MemoryFormat::kContiguous, Precision::kBFloat16, true,
+                            "no AVX-512 BF16", true, times(0.630, 0.534, 9.373, 9.4));
   EXPECT_FALSE(asked.automatic);
   EXPECT_EQ(describe(asked.format), "contiguous, bf16 mixed precision");
   EXPECT_EQ(timed,
@@ -473,7 +473,8 @@ TEST(ComputeFormat, ABf16StepThatFailsIsLeftOutOrRefused) {
                 "could not create a primitive descriptor iterator");
     return f.memory_format == MemoryFormat::kChannelsLast ? 0.5 : 0.6;
   };
-  const FormatChoice measured = choose_compute_format("auto", "auto", true, "", true, bf16_fails);
+  const FormatChoice measured =
+      choose_compute_format(std::nullopt, std::nullopt, true, "", true, bf16_fails);
   EXPECT_EQ(describe(measured.format), "channels-last, fp32");
   EXPECT_EQ(measured.timings.size(), 2u);
   EXPECT_NE(measured.reason.find("bf16 is native here but failed: could not create a primitive "
@@ -481,12 +482,14 @@ TEST(ComputeFormat, ABf16StepThatFailsIsLeftOutOrRefused) {
             std::string::npos)
       << measured.reason;
   timed.clear();
-  const FormatChoice ranks = choose_compute_format("auto", "auto", true, "", false, bf16_fails);
+  const FormatChoice ranks =
+      choose_compute_format(std::nullopt, std::nullopt, true, "", false, bf16_fails);
   EXPECT_EQ(describe(ranks.format), "channels-last, fp32");
   EXPECT_EQ(timed, (std::vector<std::string>{"channels-last, bf16 mixed precision",
                                              "channels-last, fp32"}));
   try {
-    choose_compute_format("contiguous", "bf16", true, "", true, bf16_fails);
+    choose_compute_format(MemoryFormat::kContiguous, Precision::kBFloat16, true, "", true,
+                          bf16_fails);
     ADD_FAILURE() << "an explicit bf16 that cannot run was accepted";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("precision = \"bf16\" cannot compute on this device"),
@@ -507,16 +510,16 @@ TEST(ComputeFormat, AutoIsRecordedAndKeptOnResume) {
       dir);
   const RunConfig recorded =
       load_config((dir / "config.toml").string(), std::vector<std::string>{});
-  EXPECT_NE(recorded.precision, "auto");
-  EXPECT_NE(recorded.memory_format, "auto");
+  EXPECT_TRUE(recorded.precision.has_value());
+  EXPECT_TRUE(recorded.memory_format.has_value());
   const nlohmann::json summary = nlohmann::json::parse(read_file(dir / "summary.json"));
   const nlohmann::json& compute = summary.at("compute");
   EXPECT_EQ(compute.at("chosen_by"), "auto");
-  EXPECT_EQ(compute.at("precision"), recorded.precision);
+  EXPECT_EQ(compute.at("precision"), enum_name(recorded.precision));
   EXPECT_GT(compute.at("step_seconds").get<double>(), 0.0);
   EXPECT_NE(compute.at("reason").get<std::string>().find("auto"), std::string::npos);
   if (!bf16_slowness(torch::kCPU).empty()) {
-    EXPECT_EQ(recorded.precision, "fp32");
+    EXPECT_EQ(recorded.precision, Precision::kFloat32);
   }
   // The CPU it chose on, with the units that decided the choice.
   EXPECT_EQ(compute.at("cpu"), cpu_description());
@@ -527,20 +530,23 @@ TEST(ComputeFormat, AutoIsRecordedAndKeptOnResume) {
   }
 
   // The other format than the one recorded, written as if the run had chosen it elsewhere.
-  const std::string other = recorded.precision == "bf16" ? "fp32" : "bf16";
+  const Precision other =
+      recorded.precision == Precision::kBFloat16 ? Precision::kFloat32 : Precision::kBFloat16;
   std::string toml = read_file(dir / "config.toml");
   const size_t at = toml.find("\nprecision = ");
   ASSERT_NE(at, std::string::npos) << toml;
-  toml.replace(at, toml.find('\n', at + 1) - at, "\nprecision = \"" + other + "\"");
+  toml.replace(at, toml.find('\n', at + 1) - at,
+               "\nprecision = \"" + std::string(enum_name(other)) + "\"");
   std::ofstream(dir / "config.toml") << toml;
   EXPECT_EQ(resume_config(dir.string(), {"precision=auto", "epochs=0.5"}).precision, other);
-  EXPECT_EQ(resume_config(dir.string(), {"precision=fp32"}).precision, "fp32");
+  EXPECT_EQ(resume_config(dir.string(), {"precision=fp32"}).precision, Precision::kFloat32);
   // Whether the precision is the record's (auto or not given) or the resume's own choice.
   EXPECT_TRUE(resume_config(dir.string(), {"precision=auto"}).precision_from_record);
   EXPECT_TRUE(resume_config(dir.string(), {"epochs=0.5"}).precision_from_record);
-  EXPECT_FALSE(resume_config(dir.string(), {"precision=" + other}).precision_from_record);
+  EXPECT_FALSE(resume_config(dir.string(), {std::string("precision=") + enum_name(other)})
+                   .precision_from_record);
   toml::table keys;
-  keys.insert("precision", other);
+  keys.insert("precision", enum_name(other));
   EXPECT_FALSE(resume_config(dir.string(), keys).precision_from_record);
   EXPECT_TRUE(resume_config(dir.string(), toml::table{}).precision_from_record);
   EXPECT_FALSE(load_config((dir / "config.toml").string(), std::vector<std::string>{})
@@ -557,15 +563,17 @@ TEST(ComputeFormat, ARecordedBf16ContinuesInFp32WhereBf16IsEmulated) {
     timed.push_back(describe(f));
     return f.precision == Precision::kBFloat16 ? 9.4 : 0.534;
   };
-  const FormatChoice native = choose_compute_format("channels-last", "bf16", true, "", true,
-                                                    time_step, /*precision_from_record=*/true);
+  const FormatChoice native =
+      choose_compute_format(MemoryFormat::kChannelsLast, Precision::kBFloat16, true, "", true,
+                            time_step, /*precision_from_record=*/true);
   EXPECT_EQ(describe(native.format), "channels-last, bf16 mixed precision");
   EXPECT_EQ(native.reason.find("not the bf16"), std::string::npos) << native.reason;
 
   timed.clear();
-  const FormatChoice elsewhere = choose_compute_format(
-      "channels-last", "bf16", true, "this CPU has neither AVX-512 BF16 nor AMX", true, time_step,
-      /*precision_from_record=*/true);
+  const FormatChoice elsewhere =
+      choose_compute_format(MemoryFormat::kChannelsLast, Precision::kBFloat16, true,
+                            "this CPU has neither AVX-512 BF16 nor AMX", true, time_step,
+                            /*precision_from_record=*/true);
   EXPECT_EQ(describe(elsewhere.format), "channels-last, fp32");
   EXPECT_EQ(timed, (std::vector<std::string>{"channels-last, fp32"}));  // emulated bf16 untimed
   EXPECT_FALSE(elsewhere.automatic);
@@ -574,14 +582,15 @@ TEST(ComputeFormat, ARecordedBf16ContinuesInFp32WhereBf16IsEmulated) {
             "(precision = \"bf16\" on resuming keeps bf16); a step channels-last, fp32 0.534 s");
   EXPECT_EQ(bf16_warning(elsewhere, "this CPU has neither AVX-512 BF16 nor AMX"), "");
   // A recorded fp32 is fp32 anywhere.
-  EXPECT_EQ(describe(choose_compute_format("contiguous", "fp32", true, "no AVX-512 BF16", true,
-                                           time_step, /*precision_from_record=*/true)
+  EXPECT_EQ(describe(choose_compute_format(MemoryFormat::kContiguous, Precision::kFloat32, true,
+                                           "no AVX-512 BF16", true, time_step,
+                                           /*precision_from_record=*/true)
                          .format),
             "contiguous, fp32");
 
-  const FormatChoice named =
-      choose_compute_format("channels-last", "bf16", true, "no AVX-512 BF16", true, time_step,
-                            /*precision_from_record=*/false);
+  const FormatChoice named = choose_compute_format(
+      MemoryFormat::kChannelsLast, Precision::kBFloat16, true, "no AVX-512 BF16", true, time_step,
+      /*precision_from_record=*/false);
   EXPECT_EQ(describe(named.format), "channels-last, bf16 mixed precision");
   EXPECT_NE(bf16_warning(named, "no AVX-512 BF16"), "");
 }

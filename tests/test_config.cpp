@@ -32,7 +32,7 @@ TEST(Config, DefaultsAreTheDefaultJob) {
   EXPECT_EQ(c.batch_size, 128);
   EXPECT_DOUBLE_EQ(c.lr, 0.05);
   EXPECT_DOUBLE_EQ(c.momentum, 0.9);
-  EXPECT_EQ(c.lr_schedule, "cosine");
+  EXPECT_EQ(c.lr_schedule, LrScheduleKind::kCosine);
   EXPECT_DOUBLE_EQ(c.warmup_epochs, 1);
 }
 
@@ -128,7 +128,7 @@ TEST(Config, MpiTakesTheGpuAndNotReplicas) {
   // Messages of GPU ranks go through host buffers: the config is valid (whether a GPU is there is
   // the training context's question).
   EXPECT_EQ(parse_config("", {"algo=asgd", "workers=2", "engine=mpi", "device=cuda"}).device,
-            "cuda");
+            DeviceKind::kCuda);
   expect_config_error(
       [] {
         parse_config("", {"algo=asgd", "workers=2", "engine=mpi", "sim.replicas=2"});
@@ -156,7 +156,8 @@ TEST(Config, AdamWOwnsItsKeys) {
   EXPECT_EQ(adamw.adam_beta2, 0.95);
   EXPECT_EQ(adamw.adam_beta1, 0.9);
   EXPECT_EQ(to_toml(parse_config(to_toml(adamw), {})), to_toml(adamw));
-  EXPECT_EQ(parse_config("", {"algo=sgd", "optimizer=adamw", "momentum=0"}).optimizer, "adamw");
+  EXPECT_EQ(parse_config("", {"algo=sgd", "optimizer=adamw", "momentum=0"}).optimizer,
+            LocalOptimizerKind::kAdamw);
   EXPECT_EQ(parse_config("", {"algo=async-local-sgd", "workers=2", "optimizer=adamw"}).momentum,
             0.0);
   expect_config_error(
@@ -207,6 +208,45 @@ TEST(Config, ResolvedTomlRoundTrips) {
   EXPECT_DOUBLE_EQ(again.lr, 0.25);
   EXPECT_EQ(again.seed, 42);
   EXPECT_EQ(again.lr_milestones, (std::vector<double>{3, 5}));
+}
+
+// Enum-like keys are read once into enums, "auto" into nothing chosen, and written back by the
+// same names; an unknown name is refused where it is read, naming the valid ones and the closest.
+TEST(Config, EnumLikeKeysAreEnumsByTheirNames) {
+  RunConfig c =
+      parse_config("", {"algo=ssgd", "workers=2", "engine=mpi", "allreduce=tree", "bn_policy=local",
+                        "lr_scaling=sqrt", "augment=crop-flip", "memory_format=auto",
+                        "precision=bf16", "optimizer=adamw", "momentum=0"});
+  EXPECT_EQ(c.engine, EngineKind::kMpi);
+  EXPECT_TRUE(c.on_ranks());
+  EXPECT_EQ(c.allreduce, AllreduceAlgorithm::kTree);
+  EXPECT_EQ(c.bn_policy, BnPolicy::kLocal);
+  EXPECT_EQ(c.lr_scaling, LrScaling::kSqrt);
+  EXPECT_EQ(c.augment, Augment::kCropFlip);
+  EXPECT_FALSE(c.memory_format.has_value());
+  EXPECT_EQ(c.precision, Precision::kBFloat16);
+  EXPECT_EQ(c.optimizer, LocalOptimizerKind::kAdamw);
+  const std::string toml = to_toml(c);
+  for (const char* line : {"engine = 'mpi'", "allreduce = 'tree'", "bn_policy = 'local'",
+                           "lr_scaling = 'sqrt'", "augment = 'crop-flip'", "memory_format = 'auto'",
+                           "precision = 'bf16'", "optimizer = 'adamw'"}) {
+    EXPECT_NE(toml.find(line), std::string::npos) << line << "\n" << toml;
+  }
+  EXPECT_EQ(to_toml(parse_config(toml, {})), toml);
+  EXPECT_FALSE(parse_config("", {}).allreduce.has_value());  // "auto" by default
+  expect_config_error([] { parse_config("", {"engine=mpj"}); },
+                      {"'engine'", "\"mpj\"", "sim, mpi", "did you mean 'mpi'"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=sgd", "optimizer=adam"});
+      },
+      {"optimizer", "did you mean 'adamw'"});
+  expect_config_error(
+      [] {
+        parse_config("", {"algo=ssgd", "workers=2", "allreduce=halving"});
+      },
+      {"allreduce", "ring, tree, halving-doubling, rank-order, auto"});
+  expect_config_error([] { parse_config("engine = 1", {}); }, {"engine", "string"});
 }
 
 // Zheng et al.'s published strengths: 0.04 for DC-ASGD-c, λ₀ = 2 with m = 0.95 for DC-ASGD-a;
@@ -340,13 +380,13 @@ TEST(LrSchedule, MultistepCosineWarmup) {
   EXPECT_NEAR(multistep.at(80), 0.01, 1e-12);
   EXPECT_NEAR(multistep.at(130), 0.001, 1e-12);
 
-  c.lr_schedule = "cosine";
+  c.lr_schedule = LrScheduleKind::kCosine;
   LrSchedule cosine(c);
   EXPECT_NEAR(cosine.at(80), 0.05, 1e-12);
   EXPECT_NEAR(cosine.at(160), 0.0, 1e-12);
 
   // Warm-up from lr/N to lr: N = 8, W = 2 -> at epoch 1: 0.1 * (1/8 + 7/8 * 1/2) = 0.05625.
-  c.lr_schedule = "constant";
+  c.lr_schedule = LrScheduleKind::kConstant;
   c.workers = 8;
   c.warmup_epochs = 2;
   LrSchedule warm(c);

@@ -27,7 +27,7 @@ TEST(RunPlan, EachFamilyDecidesItsShape) {
   EXPECT_EQ(single.family, AlgorithmFamily::kSingle);
   EXPECT_EQ(single.shape.samples_per_update, 16);
   EXPECT_EQ(single.shape.compute_jobs, 1);
-  EXPECT_FALSE(single.build_mpi);
+  EXPECT_FALSE(single.build_ranks);
 
   const RunPlan async = plan_run(config_of({"algo=dana-zero", "workers=8"}));
   EXPECT_EQ(async.shape.samples_per_update, 16);  // one worker's minibatch per update
@@ -35,7 +35,7 @@ TEST(RunPlan, EachFamilyDecidesItsShape) {
   EXPECT_TRUE(async.shape.shared_batchnorm);
   const RunPlan async_mpi =
       plan_run(config_of({"algo=dana-zero", "workers=8", "servers=2", "engine=mpi"}));
-  EXPECT_TRUE(async_mpi.mpi);
+  EXPECT_TRUE(async_mpi.on_ranks);
   EXPECT_EQ(async_mpi.ranks, 10);  // a rank per worker and per server shard
   EXPECT_EQ(async_mpi.shape.compute_jobs, 1);
 

@@ -24,9 +24,9 @@
 #include "algos/catalog.h"
 #include "core/allocator.h"
 #include "data/dataset.h"
-#include "engine/mpi/mpi_async.h"
 #include "engine/mpi/mpi_communicator.h"
 #include "engine/mpi/mpi_world.h"
+#include "engine/ranks/async_ranks.h"
 #include "run/session.h"
 #include "train/collective_cost.h"
 
@@ -91,7 +91,7 @@ double server_updates_per_second(MpiWorld& world, const std::string& algo, const
                                  int64_t updates, int64_t* params) {
   RunConfig config;
   config.algo = algo;
-  config.engine = "mpi";
+  config.engine = dsgd::EngineKind::kMpi;
   config.workers = kWorkers;
   config.model = model;
   config.batch_size = 2;
@@ -107,7 +107,7 @@ double server_updates_per_second(MpiWorld& world, const std::string& algo, const
   data.normalization = {{0.5f, 0.5f, 0.5f}, {0.25f, 0.25f, 0.25f}};
   Session session(config, std::move(data));
   session.set_reporting(world.rank() == 0);
-  MpiAsyncEngine engine(session, world);
+  AsyncRanksEngine engine(session, world);
   // A fixed gradient, written once: nothing but the engine's own work is timed (a training step
   // writes the gradient buffer in place the same way, with backward).
   session.model().grads().fill_(1e-4f);

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "algos/local_adamw.h"
+#include "algos/local_optimizer.h"
 #include "algos/options.h"
 
 namespace dsgd {
@@ -48,8 +49,8 @@ struct AsyncOptions {
   double lr = 0.1;
   OptionValues values;  // the algorithm's own keys, e.g. dc.lambda
   // The local steps' optimizer, for the rules that take them (AsyncAlgorithm::local_optimizer):
-  // "sgd" (momentum, weight_decay, lr_in_velocity above) or "adamw".
-  std::string optimizer = "sgd";
+  // SGD (momentum, weight_decay, lr_in_velocity above) or AdamW.
+  LocalOptimizerKind optimizer = LocalOptimizerKind::kSgd;
   AdamWOptions adamw;
   double grad_clip = 0.0;  // the local steps' gradient norm limit (0: none)
 };

@@ -13,13 +13,13 @@ void clip_gradient_norm(torch::Tensor& grad, double max_norm) {
 
 LocalOptimizer::LocalOptimizer(const LocalOptimizerOptions& options, const torch::Tensor& like)
     : clip_norm_(options.clip_norm) {
-  if (options.kind == "sgd") {
-    sgd_.emplace(options.sgd, like);
-  } else if (options.kind == "adamw") {
-    adamw_.emplace(options.adamw, like);
-  } else {
-    throw ConfigError("optimizer = \"" + options.kind + "\" is not a learner's optimizer",
-                      "use optimizer = \"sgd\" or \"adamw\"");
+  switch (options.kind) {
+    case LocalOptimizerKind::kSgd:
+      sgd_.emplace(options.sgd, like);
+      break;
+    case LocalOptimizerKind::kAdamw:
+      adamw_.emplace(options.adamw, like);
+      break;
   }
 }
 

@@ -13,15 +13,23 @@
 
 #include "algos/local_adamw.h"
 #include "algos/local_sgd.h"
+#include "core/enum_names.h"
 
 namespace dsgd {
+
+enum class LocalOptimizerKind { kSgd, kAdamw };
+template <>
+struct EnumNames<LocalOptimizerKind> {
+  static constexpr EnumName<LocalOptimizerKind> values[] = {{LocalOptimizerKind::kSgd, "sgd"},
+                                                            {LocalOptimizerKind::kAdamw, "adamw"}};
+};
 
 struct LocalOptimizerOptions {
   LocalOptimizerOptions() = default;
   // Plain SGD options are the common case (and every test's): they convert.
   LocalOptimizerOptions(const SgdOptions& sgd_options)  // NOLINT(runtime/explicit)
       : sgd(sgd_options) {}
-  std::string kind = "sgd";  // "sgd" or "adamw"
+  LocalOptimizerKind kind = LocalOptimizerKind::kSgd;
   SgdOptions sgd;
   AdamWOptions adamw;
   double clip_norm = 0.0;  // the gradient's largest L2 norm; 0: no clipping

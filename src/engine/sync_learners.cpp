@@ -6,8 +6,8 @@
 namespace dsgd {
 
 SyncPlan sync_plan(const SyncAlgorithm& algorithm, const RunConfig& c, int64_t steps_per_epoch) {
-  SyncPlan plan = sync_plan(algorithm, c.algo_options, {c.workers, c.mpi(), steps_per_epoch});
-  plan.average_buffers = c.bn_policy == "average";
+  SyncPlan plan = sync_plan(algorithm, c.algo_options, {c.workers, c.on_ranks(), steps_per_epoch});
+  plan.average_buffers = c.bn_policy == BnPolicy::kAverage;
   return plan;
 }
 

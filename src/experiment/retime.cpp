@@ -49,7 +49,7 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
   if (config.cluster == cluster && config.cluster_device == device &&
       run.metrics.count("seconds") != 0 &&
       (algo.family != AlgorithmFamily::kSync || profile.ranks_share_cores ||
-       run.summary.value("engine", "") != "sim")) {
+       config.engine != EngineKind::kSim)) {
     return;
   }
   if (algo.family == AlgorithmFamily::kAsync) {
@@ -95,7 +95,7 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
     // holds the seconds its ranks measured on their machine, not the worker model's units, and
     // its rounds are the simulator's (the trajectory does not depend on the clock).
     const bool has_rounds = run.metrics.count("updates") != 0;
-    if (!has_rounds && run.summary.value("engine", "") != "sim") {
+    if (!has_rounds && config.engine != EngineKind::kSim) {
       throw ConfigError(fmt::format("run '{}' ran on MPI and has no updates column: its clock "
                                     "cannot be replayed, and the seconds it measured are not a "
                                     "cluster's",

@@ -118,8 +118,8 @@ void read_compute(const nlohmann::json& summary, RunResult& run) {
     run.step_seconds = c.value("step_seconds", 0.0);
     run.cpu = c.value("cpu", "");
   } else if (run.config) {
-    memory_format = run.config->memory_format;
-    precision = run.config->precision;
+    memory_format = enum_name(run.config->memory_format);
+    precision = enum_name(run.config->precision);
   }  // else a config of keys this dsgd no longer has: the format stays unknown ("?")
   if (memory_format.empty() || precision.empty()) return;
   run.compute_format = memory_format + ", " + precision;

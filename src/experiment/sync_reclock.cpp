@@ -51,7 +51,7 @@ void reclock_synchronous_runs(Experiment& experiment) {
   for (Configuration& configuration : experiment.configurations) {
     for (RunResult& run : configuration.runs) {
       if (run.status.empty() || (!run.config && !run.config_error) || !run.summary.is_object() ||
-          run.summary.value("engine", "") != "sim") {
+          find_enum<EngineKind>(run.summary.value("engine", "")) != EngineKind::kSim) {
         continue;
       }
       const RunConfig& config = recorded_config(run);

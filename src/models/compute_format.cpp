@@ -14,24 +14,8 @@
 
 namespace dsgd {
 
-ComputeFormat compute_format_from(const std::string& memory_format, const std::string& precision) {
-  ComputeFormat format;
-  format.memory_format =
-      memory_format == "channels-last" ? MemoryFormat::kChannelsLast : MemoryFormat::kContiguous;
-  format.precision = precision == "bf16" ? Precision::kBFloat16 : Precision::kFloat32;
-  return format;
-}
-
-const char* memory_format_name(MemoryFormat format) {
-  return format == MemoryFormat::kChannelsLast ? "channels-last" : "contiguous";
-}
-
-const char* precision_name(Precision precision) {
-  return precision == Precision::kBFloat16 ? "bf16" : "fp32";
-}
-
 std::string describe(const ComputeFormat& format) {
-  return std::string(memory_format_name(format.memory_format)) +
+  return std::string(enum_name(format.memory_format)) +
          (format.precision == Precision::kBFloat16 ? ", bf16 mixed precision" : ", fp32");
 }
 

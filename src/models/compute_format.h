@@ -11,23 +11,29 @@
 
 #include <string>
 
+#include "core/enum_names.h"
+
 namespace dsgd {
 
 enum class MemoryFormat { kContiguous, kChannelsLast };
 enum class Precision { kFloat32, kBFloat16 };
 
+// The config's and the records' names (memory_format, precision; "auto" is the codec's).
+template <>
+struct EnumNames<MemoryFormat> {
+  static constexpr EnumName<MemoryFormat> values[] = {
+      {MemoryFormat::kContiguous, "contiguous"}, {MemoryFormat::kChannelsLast, "channels-last"}};
+};
+template <>
+struct EnumNames<Precision> {
+  static constexpr EnumName<Precision> values[] = {{Precision::kFloat32, "fp32"},
+                                                   {Precision::kBFloat16, "bf16"}};
+};
+
 struct ComputeFormat {
   MemoryFormat memory_format = MemoryFormat::kContiguous;
   Precision precision = Precision::kFloat32;
 };
-
-// From the config's values: memory_format "contiguous" or "channels-last", precision "fp32" or
-// "bf16" (config_keys.cpp checks them first).
-ComputeFormat compute_format_from(const std::string& memory_format, const std::string& precision);
-
-// The config's values for a format's parts: "contiguous" or "channels-last", "fp32" or "bf16".
-const char* memory_format_name(MemoryFormat format);
-const char* precision_name(Precision precision);
 
 // "channels-last, bf16 mixed precision" and the like, for the log.
 std::string describe(const ComputeFormat& format);

@@ -29,34 +29,35 @@ double FormatChoice::step_seconds() const {
   return 0.0;
 }
 
-FormatChoice choose_compute_format(const std::string& memory_format,
-                                   const std::string& asked_precision, bool takes_images,
+FormatChoice choose_compute_format(std::optional<MemoryFormat> memory_format,
+                                   std::optional<Precision> asked_precision, bool takes_images,
                                    const std::string& bf16_slow, bool measure,
                                    const std::function<double(const ComputeFormat&)>& time_step,
                                    bool precision_from_record) {
   const bool native_bf16 = bf16_slow.empty();
   const bool leaves_emulated_bf16 =
-      precision_from_record && asked_precision == "bf16" && !native_bf16;
-  const std::string precision = leaves_emulated_bf16 ? "fp32" : asked_precision;
+      precision_from_record && asked_precision == Precision::kBFloat16 && !native_bf16;
+  const std::optional<Precision> precision =
+      leaves_emulated_bf16 ? Precision::kFloat32 : asked_precision;
   std::vector<MemoryFormat> layouts;
-  if (memory_format == "auto") {
+  if (!memory_format) {
     layouts.push_back(MemoryFormat::kContiguous);
     if (takes_images) layouts.push_back(MemoryFormat::kChannelsLast);
     if (!measure) layouts = {layouts.back()};
   } else {
-    layouts.push_back(compute_format_from(memory_format, "fp32").memory_format);
+    layouts.push_back(*memory_format);
   }
   std::vector<Precision> precisions;
-  if (precision == "auto") {
+  if (!precision) {
     if (measure || !native_bf16) precisions.push_back(Precision::kFloat32);
     if (native_bf16) precisions.push_back(Precision::kBFloat16);
   } else {
-    precisions.push_back(compute_format_from("contiguous", precision).precision);
+    precisions.push_back(*precision);
   }
 
   FormatChoice choice;
-  choice.memory_format_auto = memory_format == "auto";
-  choice.precision_auto = precision == "auto";
+  choice.memory_format_auto = !memory_format;
+  choice.precision_auto = !precision;
   choice.automatic = choice.memory_format_auto || choice.precision_auto;
   std::vector<ComputeFormat> candidates;
   for (MemoryFormat m : layouts) {
@@ -94,17 +95,17 @@ FormatChoice choose_compute_format(const std::string& memory_format,
       [](const FormatTiming& a, const FormatTiming& b) { return a.step_seconds < b.step_seconds; });
   choice.format = fastest->format;
   // The slow-down an explicit bf16 costs where it is emulated: fp32 in the same layout, beside.
-  if (precision == "bf16" && !native_bf16) {
+  if (precision == Precision::kBFloat16 && !native_bf16) {
     choice.timings.push_back({{choice.format.memory_format, Precision::kFloat32},
                               time_step({choice.format.memory_format, Precision::kFloat32})});
   }
 
   std::vector<std::string> measured;
   for (const FormatTiming& t : choice.timings) measured.push_back(timing_text(t));
-  const std::string bf16_note = precision != "auto" ? ""
-                                : !refused.empty()  ? "; bf16 is native here but failed: " + refused
-                                : native_bf16       ? "; bf16 is native here"
-                                                    : "; no bf16: " + bf16_slow;
+  const std::string bf16_note = precision          ? ""
+                                : !refused.empty() ? "; bf16 is native here but failed: " + refused
+                                : native_bf16      ? "; bf16 is native here"
+                                                   : "; no bf16: " + bf16_slow;
   if (leaves_emulated_bf16) {
     choice.reason = fmt::format(
         "fp32, not the bf16 the run recorded, since {} (precision = \"bf16\" on resuming keeps "

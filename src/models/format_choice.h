@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ struct FormatChoice {
   double step_seconds() const;        // the chosen format's
 };
 
-// The config's strings ("auto" or a format) as candidates, timed by `time_step`, the fastest
+// The config's choices (nothing: "auto") as candidates, timed by `time_step`, the fastest
 // chosen. `takes_images`: the model's input is a batch of images (channels-last means something);
 // `bf16_slow`: bf16_slowness() of the device ("" where bf16 is native; under MPI, another rank's
 // reason where this rank has bf16 and that one has not). With `measure` false (MPI
@@ -43,8 +44,9 @@ struct FormatChoice {
 // that a run resumed on its machine continues bit for bit; where it is emulated (a resume on
 // another machine) the run continues in fp32 in its layout, as "auto" would choose there (on a CPU
 // with AVX2 alone bf16 runs 12-15 times slower than fp32 and sums in bf16; the reason says why).
-FormatChoice choose_compute_format(const std::string& memory_format, const std::string& precision,
-                                   bool takes_images, const std::string& bf16_slow, bool measure,
+FormatChoice choose_compute_format(std::optional<MemoryFormat> memory_format,
+                                   std::optional<Precision> precision, bool takes_images,
+                                   const std::string& bf16_slow, bool measure,
                                    const std::function<double(const ComputeFormat&)>& time_step,
                                    bool precision_from_record = false);
 

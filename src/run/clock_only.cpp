@@ -59,7 +59,7 @@ class ClockOnlyTraining : public Training {
 ClockEstimate estimate_clock(const RunConfig& config) {
   const auto start = std::chrono::steady_clock::now();
   RunConfig simulated = config;  // a copy: the estimate's own run, on the simulator
-  simulated.engine = "sim";
+  simulated.engine = EngineKind::kSim;
   const RunPlan plan = plan_run(simulated);
   ClockOnlyTraining training(simulated, plan);
   std::unique_ptr<Engine> engine = plan.build_simulator(training);
@@ -76,9 +76,8 @@ ClockEstimate estimate_clock(const RunConfig& config) {
   estimate.seconds_per_unit = context.clock_prices().seconds_per_unit;
   estimate.compute_note = context.compute_format_note();
   const ComputeFormat& format = context.format_choice().format;
-  estimate.step_key =
-      fmt::format("{} {} {} {}", config.model, config.batch_size,
-                  memory_format_name(format.memory_format), precision_name(format.precision));
+  estimate.step_key = fmt::format("{} {} {} {}", config.model, config.batch_size,
+                                  enum_name(format.memory_format), enum_name(format.precision));
   estimate.step_seconds = context.format_choice().step_seconds();
   estimate.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

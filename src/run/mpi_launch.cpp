@@ -28,19 +28,6 @@
 namespace dsgd {
 namespace {
 
-// Runs one step of the launch on every rank and agrees on its outcome: if it failed anywhere,
-// every rank throws (the failing rank its own error, the others one naming it).
-template <class Step>
-void agreed(MpiWorld& world, Step step) {
-  std::exception_ptr error;
-  try {
-    step();
-  } catch (...) {
-    error = std::current_exception();
-  }
-  world.agree(error);
-}
-
 // Every rank on a host sharing its cores, as torchrun does: N ranks on C cores take C/N threads
 // each, not C (which oversubscribed the README's 9-rank example 9 times over).
 int64_t rank_threads(MpiWorld& world, int host_ranks, const RunConfig& config) {
@@ -101,7 +88,9 @@ class MpiLaunch : public LaunchSteps {
   }
 
   bool root() const override { return root_; }
-  void together(const std::function<void()>& step) override { agreed(world_, step); }
+  // Every rank learns whether the step failed anywhere, and throws then (the failing rank its own
+  // error, the others one naming it).
+  void together(const std::function<void()>& step) override { world_.agree_on(step); }
   std::unique_ptr<Session> make_session(const RunConfig& config) override {
     auto session = std::make_unique<Session>(config, share_);
     session->set_reporting(root_);
@@ -115,24 +104,24 @@ class MpiLaunch : public LaunchSteps {
           fmt::format("launch with mpirun -n {}", plan.ranks));
     }
     session->check_memory(world_.rank(), host_ranks_);
-    if (config.allreduce == "rank-order") {
+    if (config.allreduce == AllreduceAlgorithm::kRankOrder) {
       if (root_) {
         std::cerr << "all-reduce: rank-order (dsgd's reduce-scatter and all-gather, each element "
                      "summed in rank order: the simulator's means bit for bit)\n";
       }
-    } else if (config.allreduce != "auto") {
-      const int value = world_.set_iallreduce_algorithm(config.allreduce);
+    } else if (config.allreduce) {
+      const int value = world_.set_iallreduce_algorithm(*config.allreduce);
       if (root_) {
         std::cerr << fmt::format(
-            "all-reduce: {} (Open MPI's coll_libnbc_iallreduce_algorithm = {})\n", config.allreduce,
-            value);
+            "all-reduce: {} (Open MPI's coll_libnbc_iallreduce_algorithm = {})\n",
+            enum_name(config.allreduce), value);
       }
     }
     return session;
   }
   // Engines set up communicators (collective calls): only once every rank has its session.
   std::unique_ptr<Engine> build_engine(Session& session) override {
-    return session.plan().build_mpi(session, world_);
+    return session.plan().build_ranks(session, world_);
   }
   std::string compute_note(const Session&) const override { return ""; }  // rank_threads's
   std::string from_root(const std::string& value) override { return world_.broadcast(value); }

@@ -1,7 +1,7 @@
 // The launch every rank of an MPI job runs: launch.h's sequence with the steps that make a run of
 // real processes agree on its config, its ranks, every failure before training, its folder and its
-// checkpoint, and then stop together. The engines (engine/mpi/) do the training; this owns the run
-// around them.
+// checkpoint, and then stop together. The rank engines (engine/ranks/) do the training on the
+// MpiWorld (engine/mpi/); this owns the run around them.
 #pragma once
 
 #include <string>

@@ -1,10 +1,9 @@
 // A dsgd built with -DDSGD_WITH_MPI=OFF (CMakeLists.txt) compiles this file in place of the MPI
-// launch (mpi_launch.cpp) and engines (engine/mpi/): engine = "mpi" stops before anything starts,
+// launch (mpi_launch.cpp) and world (engine/mpi/): engine = "mpi" stops before anything starts,
 // with exit 2 and what to build instead. Planning an MPI run (run_plan.cpp) works as in any build.
 #include <string>
 
 #include "core/errors.h"
-#include "engine/mpi/mpi_engines.h"
 #include "run/mpi_launch.h"
 
 namespace dsgd {
@@ -25,8 +24,5 @@ std::string run_on_mpi(const RunConfig&, const std::string&, bool) { no_mpi_engi
 void keep_mpi_between_jobs() {}
 void finish_mpi() {}
 int world_rank() { return 0; }
-
-std::unique_ptr<Engine> make_mpi_async_engine(Training&, MpiWorld&) { no_mpi_engine(); }
-std::unique_ptr<Engine> make_mpi_sync_engine(Training&, MpiWorld&) { no_mpi_engine(); }
 
 }  // namespace dsgd

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/errors.h"
 #include "core/interrupt.h"
 #include "run/launch.h"
 #include "run/mpi_launch.h"
@@ -43,13 +44,31 @@ class SimulatedLaunch : public LaunchSteps {
   void train(Session& session, Engine& engine, const std::string&) override { session.run(engine); }
 };
 
+std::string run_simulated(const RunConfig& config, const std::string& out_dir, bool resume) {
+  SimulatedLaunch steps;
+  return launch(config, out_dir, resume, steps);
+}
+
+// The backends the `engine` key names, and how a job of each runs: a new backend (another
+// process-group library) is a row here, its World (engine/world.h) and its launch steps.
+struct EngineBackend {
+  EngineKind engine;
+  std::string (*run)(const RunConfig& config, const std::string& out_dir, bool resume);
+};
+const EngineBackend kEngineBackends[] = {
+    {EngineKind::kSim, run_simulated},
+    {EngineKind::kMpi, run_on_mpi},
+};
+
 }  // namespace
 
 std::string run_job(const RunConfig& config, const std::string& out_dir, bool resume) {
   InterruptScope interrupts;
-  if (config.mpi()) return run_on_mpi(config, out_dir, resume);
-  SimulatedLaunch steps;
-  return launch(config, out_dir, resume, steps);
+  for (const EngineBackend& backend : kEngineBackends) {
+    if (backend.engine == config.engine) return backend.run(config, out_dir, resume);
+  }
+  throw Error(fmt::format("engine = \"{}\" has no backend", enum_name(config.engine)),
+              "this is a dsgd bug: run_job.cpp's table lacks a row");
 }
 
 }  // namespace dsgd

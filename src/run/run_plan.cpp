@@ -8,7 +8,7 @@
 
 #include "core/errors.h"
 #include "engine/async_server.h"
-#include "engine/mpi/mpi_engines.h"
+#include "engine/ranks/rank_engines.h"
 #include "engine/sim/simulators.h"
 #include "engine/sync_learners.h"
 #include "run/session.h"
@@ -22,7 +22,7 @@ namespace {
 struct FamilyEntry {
   AlgorithmFamily family;
   std::function<std::unique_ptr<Engine>(Training&)> build_simulator;
-  std::function<std::unique_ptr<Engine>(Session&, MpiWorld&)> build_mpi;  // empty: none
+  std::function<std::unique_ptr<Engine>(Training&, World&)> build_ranks;  // empty: none
   int64_t (*ranks)(const RunConfig&);
   const char* ranks_are;
   // The mean over updates: with DyLU workers' exchanges differ in size (train/local_steps.h).
@@ -50,12 +50,11 @@ const std::vector<FamilyEntry>& family_table() {
       // An asynchronous update applies one worker's message: one minibatch's gradient, or H
       // local steps' pseudo-gradient; N workers compute at once.
       {AlgorithmFamily::kAsync, [](Training& t) { return make_async_simulator(t); },
-       [](Session& s, MpiWorld& w) { return make_mpi_async_engine(s, w); }, workers_and_servers,
-       "one per worker and per server shard", mean_local_steps, workers, true},
+       make_async_ranks_engine, workers_and_servers, "one per worker and per server shard",
+       mean_local_steps, workers, true},
       // A synchronous round takes one minibatch per learner.
       {AlgorithmFamily::kSync, [](Training& t) { return make_sync_simulator(t); },
-       [](Session& s, MpiWorld& w) { return make_mpi_sync_engine(s, w); }, workers,
-       "one per learner", one_per_learner, workers, false},
+       make_sync_ranks_engine, workers, "one per learner", one_per_learner, workers, false},
   };
   return table;
 }
@@ -98,19 +97,19 @@ RunPlan plan_run(const RunConfig& config) {
   RunPlan plan;
   plan.algorithm = &find_algorithm(config.algo);
   plan.family = plan.algorithm->family;
-  plan.mpi = config.mpi();
+  plan.on_ranks = config.on_ranks();
   const FamilyEntry& entry = entry_of(plan.family);
-  if (plan.mpi && !entry.build_mpi) {
+  if (plan.on_ranks && !entry.build_ranks) {
     throw ConfigError(
         fmt::format("algo = \"{}\" trains one worker; it has no MPI engine", config.algo),
         "use engine = \"sim\", or a distributed algorithm");
   }
-  plan.ranks = plan.mpi ? entry.ranks(config) : 1;
+  plan.ranks = plan.on_ranks ? entry.ranks(config) : 1;
   plan.ranks_are = entry.ranks_are;
   plan.shape.samples_per_update =
       std::llround(static_cast<double>(config.batch_size) * entry.minibatches_per_update(config));
-  plan.shape.compute_jobs = plan.mpi ? 1 : entry.simulated_gradients(config);
-  plan.shape.shared_batchnorm = !plan.mpi && entry.shared_batchnorm;
+  plan.shape.compute_jobs = plan.on_ranks ? 1 : entry.simulated_gradients(config);
+  plan.shape.shared_batchnorm = !plan.on_ranks && entry.shared_batchnorm;
   plan.shape.asynchronous = plan.family == AlgorithmFamily::kAsync;
   if (plan.family == AlgorithmFamily::kSync) {
     // The innermost level's groups, where there is more than one level: what a cluster prices on
@@ -119,7 +118,7 @@ RunPlan plan_run(const RunConfig& config) {
     if (sync.levels.size() >= 2) plan.shape.group_size = sync.levels.front().group_size;
   }
   plan.build_simulator = entry.build_simulator;
-  plan.build_mpi = entry.build_mpi;
+  plan.build_ranks = entry.build_ranks;
   return plan;
 }
 
@@ -136,8 +135,8 @@ MemoryEstimate estimate_memory(const RunPlan& plan, const TrainingContext& conte
   if (plan.family == AlgorithmFamily::kAsync) {
     const AsyncAlgorithm& algorithm = *plan.algorithm->async;
     const AsyncOptions options = async_options(c);
-    const int64_t shards = plan.mpi ? c.servers : 1;
-    const bool server_rank = !plan.mpi || rank < c.servers;
+    const int64_t shards = plan.on_ranks ? c.servers : 1;
+    const bool server_rank = !plan.on_ranks || rank < c.servers;
     if (server_rank) {
       // The rule's state, and what the server keeps per worker (θ̂_i and when it was sent).
       const int64_t rule = bilinear_bytes(
@@ -147,7 +146,7 @@ MemoryEstimate estimate_memory(const RunPlan& plan, const TrainingContext& conte
           params, c.workers);
       estimate.server = (rule + float_bytes(c.workers * params)) / shards;
     }
-    const int64_t worker_rules = plan.mpi ? (server_rank ? 0 : 1) : c.workers;
+    const int64_t worker_rules = plan.on_ranks ? (server_rank ? 0 : 1) : c.workers;
     const int64_t per_worker = bilinear_bytes(
         [&](int64_t p, int64_t) {
           return algorithm.make_worker(options, 0, torch::zeros({p}))->state_bytes();
@@ -155,14 +154,14 @@ MemoryEstimate estimate_memory(const RunPlan& plan, const TrainingContext& conte
         params, 1);
     // Each worker's rule state; an MPI worker's message buffer; in the simulator with several
     // replicas, each worker's gradient computed ahead.
-    const bool ahead = !plan.mpi && compute.replicas > 1;
-    estimate.workers = worker_rules * (per_worker + float_bytes(plan.mpi ? params : 0)) +
+    const bool ahead = !plan.on_ranks && compute.replicas > 1;
+    estimate.workers = worker_rules * (per_worker + float_bytes(plan.on_ranks ? params : 0)) +
                        (ahead ? float_bytes(c.workers * params) : 0);
   } else if (plan.family == AlgorithmFamily::kSync) {
     // Each learner: [grad | buffers | params | optimizer state].
     const int64_t learner =
         float_bytes(2 * params + context.model().num_buffers() + optimizer_state_floats(c, params));
-    estimate.workers = (plan.mpi ? 1 : c.workers) * learner;
+    estimate.workers = (plan.on_ranks ? 1 : c.workers) * learner;
   } else {
     estimate.workers = float_bytes(optimizer_state_floats(c, params));
   }
@@ -179,9 +178,10 @@ void check_memory(const MemoryEstimate& estimate, int64_t available_bytes,
                   "{:.2f} GB",
                   gb(estimate.total()), gb(available_bytes), gb(estimate.server),
                   gb(estimate.workers), gb(estimate.replicas), gb(estimate.dataset)),
-      fmt::format("lower workers (now {}){}{}", config.workers,
-                  config.sim_replicas != 1 ? ", set sim.replicas = 1" : "",
-                  config.mpi() ? "" : ", or spread the workers over MPI ranks (engine = \"mpi\")"));
+      fmt::format(
+          "lower workers (now {}){}{}", config.workers,
+          config.sim_replicas != 1 ? ", set sim.replicas = 1" : "",
+          config.on_ranks() ? "" : ", or spread the workers over MPI ranks (engine = \"mpi\")"));
 }
 
 }  // namespace dsgd

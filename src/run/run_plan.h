@@ -13,19 +13,19 @@
 
 #include "algos/catalog.h"
 #include "engine/engine.h"
+#include "engine/world.h"
 #include "train/config.h"
 #include "train/training_context.h"
 
 namespace dsgd {
 
 class Session;
-class MpiWorld;
 
 struct RunPlan {
   const AlgorithmInfo* algorithm = nullptr;
   AlgorithmFamily family = AlgorithmFamily::kSingle;
-  bool mpi = false;  // real processes (engine = "mpi"), or one simulating process
-  // MPI processes the run needs: a worker or learner each, plus the server shards.
+  bool on_ranks = false;  // ranks, a process each (engine = "mpi"), or one simulating process
+  // The ranks the run needs: a worker or learner each, plus the server shards.
   int64_t ranks = 1;
   std::string ranks_are;  // what they are, for messages: "one per learner"
   // What the training context needs: samples per update, gradients computed at once.
@@ -34,7 +34,8 @@ struct RunPlan {
   // files, group shapes) on construction, before any run folder exists.
   // The simulator runs on any Training: a Session's, or a run of the clock alone (clock_only.h).
   std::function<std::unique_ptr<Engine>(Training&)> build_simulator;
-  std::function<std::unique_ptr<Engine>(Session&, MpiWorld&)> build_mpi;  // empty: no MPI engine
+  // This rank's engine on a World of ranks (engine/world.h); empty: the algorithm has none.
+  std::function<std::unique_ptr<Engine>(Training&, World&)> build_ranks;
 };
 
 // Throws ConfigError for an algorithm without the engine the config asks for.

@@ -92,7 +92,7 @@ void Session::restore_counters(const TensorMap& checkpoint) {
 }
 
 std::string Session::launch_prefix() const {
-  return plan_.mpi ? fmt::format("mpirun -n {} ", plan_.ranks) : "";
+  return plan_.on_ranks ? fmt::format("mpirun -n {} ", plan_.ranks) : "";
 }
 
 void Session::write_checkpoint() {

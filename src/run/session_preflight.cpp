@@ -23,7 +23,7 @@ int64_t Session::checkpoint_bytes_estimate(const std::string& checkpoint_file) {
     return static_cast<int64_t>(std::filesystem::file_size(checkpoint_file));
   }
   int64_t bytes = 0;
-  if (engine_checkpoint_ && !plan_.mpi) {
+  if (engine_checkpoint_ && !plan_.on_ranks) {
     TensorMap state;
     engine_checkpoint_(state);
     for (const auto& [name, tensor] : state) bytes += static_cast<int64_t>(tensor.nbytes());

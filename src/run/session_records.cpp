@@ -29,7 +29,7 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   torch::NoGradGuard no_grad;
   if (!eval_params.is_same(context_.model().params())) context_.model().params().copy_(eval_params);
   // bn_policy = "local" evaluates learner 0's own statistics, as the engine left them.
-  const int64_t bn_batches = config().bn_policy == "local" ? 0 : config().bn_batches;
+  const int64_t bn_batches = config().bn_policy == BnPolicy::kLocal ? 0 : config().bn_batches;
   const std::function<void()> stop_check = evaluation_stop_check(updates);
   reestimate_batchnorm(context_.model(), *bn_stream_, evaluations_ * config().bn_batches,
                        bn_batches, context_.device(), stop_check);
@@ -101,7 +101,7 @@ void Session::write_summary(const std::string& status, const std::string& error)
     if (!config().cluster_device.empty()) summary["cluster_device"] = config().cluster_device;
   }
   summary["algo"] = config().algo;
-  summary["engine"] = config().engine;
+  summary["engine"] = enum_name(config().engine);
   summary["workers"] = config().workers;
   summary["model"] = config().model;
   summary["dataset"] = config().dataset;
@@ -117,8 +117,8 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["replica_bytes"] = context_.compute_plan().replica_bytes;
   summary["evaluations"] = evaluations_;
   const FormatChoice& format = context_.format_choice();
-  summary["compute"] = {{"memory_format", memory_format_name(format.format.memory_format)},
-                        {"precision", precision_name(format.format.precision)},
+  summary["compute"] = {{"memory_format", enum_name(format.format.memory_format)},
+                        {"precision", enum_name(format.format.precision)},
                         {"chosen_by", format.automatic ? "auto" : "config"},
                         {"auto", auto_parts(format)},
                         {"reason", format.reason},

@@ -16,10 +16,10 @@ RunShape run_shape(const RunConfig& config) {
   RunShape shape;
   shape.model = config.model;
   shape.batch_size = config.batch_size;
-  shape.format = config.memory_format + " " + config.precision;
+  shape.format = std::string(enum_name(config.memory_format)) + " " + enum_name(config.precision);
   shape.workers = config.workers;
   shape.servers = config.servers;
-  if (config.allreduce != "auto") shape.allreduce = config.allreduce;
+  shape.allreduce = config.allreduce;
   return shape;
 }
 
@@ -137,13 +137,7 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
   const bool one_host =
       shape.workers + (shape.asynchronous ? shape.servers : 0) <= cluster.workers_per_host;
   // The run's own algorithm where it names one (the `allreduce` key), else the cluster's.
-  const AllreduceAlgorithm* named =
-      shape.allreduce.empty() ? &cluster.allreduce : find_allreduce(shape.allreduce);
-  if (named == nullptr) {
-    throw ConfigError("allreduce = \"" + shape.allreduce + "\" is no algorithm dsgd prices",
-                      "use \"ring\", \"tree\", \"halving-doubling\" or \"rank-order\"");
-  }
-  const AllreduceAlgorithm algorithm = *named;
+  const AllreduceAlgorithm algorithm = shape.allreduce.value_or(cluster.allreduce);
   const LinkProfile& intra = table.link(cluster.intra);
   const LinkProfile& inter = table.link(cluster.inter);
   // An all-reduce in units: alpha per reduction, and beta per byte of the ring's volume
@@ -170,8 +164,8 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
     links_text = "server link " + server.name;
   } else {
     reduction(shape.workers, costs.global_alpha, costs.global_beta);
-    links_text = fmt::format("global {} all-reduce on {}", allreduce_name(algorithm),
-                             level_text(shape.workers));
+    links_text =
+        fmt::format("global {} all-reduce on {}", enum_name(algorithm), level_text(shape.workers));
     if (shape.group_size > 0) {
       reduction(shape.group_size, costs.group_alpha, costs.group_beta);
       links_text +=

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -81,9 +82,9 @@ struct RunShape {
   std::vector<int64_t> middle_group_sizes;
   int64_t servers = 1;  // asynchronous server shards
   bool asynchronous = false;
-  std::string allreduce;               // the run's own all-reduce algorithm; "": the cluster's
-  double measured_step_seconds = 0.0;  // the run's own step on its machine
-  int64_t cores = 0;                   // the machine's cores (clusters whose ranks share them)
+  std::optional<AllreduceAlgorithm> allreduce;  // the run's own all-reduce; nothing: the cluster's
+  double measured_step_seconds = 0.0;           // the run's own step on its machine
+  int64_t cores = 0;  // the machine's cores (clusters whose ranks share them)
 };
 
 // How a host's ranks share its cores (MPI's default, docs/design/engines.md): every rank of the

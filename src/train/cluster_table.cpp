@@ -150,11 +150,10 @@ void read_into(ClusterTable& table, const std::string& text, const std::string& 
     cluster.device = e.text("device");
     const std::string allreduce = e.text("allreduce", /*required=*/false);
     if (!allreduce.empty()) {
-      const AllreduceAlgorithm* algorithm = find_allreduce(allreduce);
-      if (algorithm == nullptr) {
-        e.fail(fmt::format(
-            "allreduce = \"{}\" must be \"ring\", \"tree\", \"halving-doubling\" or \"rank-order\"",
-            allreduce));
+      const std::optional<AllreduceAlgorithm> algorithm = find_enum<AllreduceAlgorithm>(allreduce);
+      if (!algorithm) {
+        e.fail(fmt::format("allreduce = \"{}\" must be one of {}", allreduce,
+                           fmt::join(enum_names<AllreduceAlgorithm>(), ", ")));
       }
       cluster.allreduce = *algorithm;
     }
@@ -240,7 +239,7 @@ std::string describe_cluster_table(const ClusterTable& table) {
   for (const ClusterProfile& c : table.clusters) {
     out << fmt::format(
         "  {:<18} {} per host, inside {}, between {}, {} all-reduce, device {}{}: {}\n", c.name,
-        c.workers_per_host, c.intra, c.inter, allreduce_name(c.allreduce), c.device,
+        c.workers_per_host, c.intra, c.inter, enum_name(c.allreduce), c.device,
         c.ranks_share_cores ? " (ranks share the cores)" : "", c.source);
   }
   return out.str();
@@ -255,13 +254,13 @@ std::string describe_allreduce_prices(const ClusterTable& table, int64_t workers
       "algorithm marked *):\n",
       bytes, members, group > 0 ? fmt::format(", groups of {} out of {}", group, workers) : "");
   out << fmt::format("  {:<18}", "cluster");
-  for (AllreduceAlgorithm algorithm : kAllreduceAlgorithms) {
-    out << fmt::format(" {:>18}", allreduce_name(algorithm));
+  for (const auto& [algorithm, name] : EnumNames<AllreduceAlgorithm>::values) {
+    out << fmt::format(" {:>18}", name);
   }
   out << "\n";
   for (const ClusterProfile& c : table.clusters) {
     out << fmt::format("  {:<18}", c.name);
-    for (AllreduceAlgorithm algorithm : kAllreduceAlgorithms) {
+    for (const auto& [algorithm, name] : EnumNames<AllreduceAlgorithm>::values) {
       const double seconds =
           cluster_allreduce(table, c, members, workers, algorithm).seconds(bytes);
       out << fmt::format(" {:>17.9g}{}", seconds, algorithm == c.allreduce ? "*" : " ");

@@ -11,13 +11,6 @@ namespace dsgd {
 
 namespace {
 
-const std::pair<AllreduceAlgorithm, const char*> kNames[] = {
-    {AllreduceAlgorithm::kRing, "ring"},
-    {AllreduceAlgorithm::kTree, "tree"},
-    {AllreduceAlgorithm::kHalvingDoubling, "halving-doubling"},
-    {AllreduceAlgorithm::kRankOrder, "rank-order"},
-};
-
 struct Message {
   int64_t from = 0;
   int64_t to = 0;
@@ -147,20 +140,6 @@ void price_halving_doubling(AllreducePrice& price, int64_t p, const Placement& p
 }
 
 }  // namespace
-
-const AllreduceAlgorithm* find_allreduce(const std::string& name) {
-  for (const auto& entry : kNames) {
-    if (name == entry.second) return &entry.first;
-  }
-  return nullptr;
-}
-
-const char* allreduce_name(AllreduceAlgorithm algorithm) {
-  for (const auto& [known, name] : kNames) {
-    if (known == algorithm) return name;
-  }
-  return "?";
-}
 
 AllreducePrice allreduce_price(AllreduceAlgorithm algorithm, int64_t members,
                                const LinkTerms& link) {

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/enum_names.h"
+
 namespace dsgd {
 
 enum class AllreduceAlgorithm {
@@ -34,19 +36,22 @@ enum class AllreduceAlgorithm {
   kRankOrder,
 };
 
-inline constexpr AllreduceAlgorithm kAllreduceAlgorithms[] = {
-    AllreduceAlgorithm::kRing, AllreduceAlgorithm::kTree, AllreduceAlgorithm::kHalvingDoubling,
-    AllreduceAlgorithm::kRankOrder};
+// The config's, the cluster table's and the records' names, and the order of every listing.
+template <>
+struct EnumNames<AllreduceAlgorithm> {
+  static constexpr EnumName<AllreduceAlgorithm> values[] = {
+      {AllreduceAlgorithm::kRing, "ring"},
+      {AllreduceAlgorithm::kTree, "tree"},
+      {AllreduceAlgorithm::kHalvingDoubling, "halving-doubling"},
+      {AllreduceAlgorithm::kRankOrder, "rank-order"},
+  };
+};
 
 struct LinkTerms {
   double latency = 0.0;           // seconds, one way (alpha)
   double bandwidth = 0.0;         // bytes per second each way (1 / beta)
   double reduce_bandwidth = 0.0;  // bytes per second a member sums (1 / gamma); 0: free
 };
-
-// "ring", "tree", "halving-doubling", "rank-order"; nullptr for an unknown name.
-const AllreduceAlgorithm* find_allreduce(const std::string& name);
-const char* allreduce_name(AllreduceAlgorithm algorithm);
 
 // time(n) = latency_seconds + seconds_per_byte x n, for one all-reduce of n bytes.
 struct AllreducePrice {

@@ -73,7 +73,9 @@ RunConfig build(const toml::table* file_table, const toml::table* key_table,
     config.workers = 1;
   }
   // The default momentum belongs to SGD; AdamW's is adam.beta1.
-  if (set_keys.count("momentum") == 0 && config.optimizer == "adamw") config.momentum = 0.0;
+  if (set_keys.count("momentum") == 0 && config.optimizer == LocalOptimizerKind::kAdamw) {
+    config.momentum = 0.0;
+  }
   validate(config, set_keys);
   config.algo_options = resolve_algorithm_options(config, algorithm_values);
   return config;
@@ -119,9 +121,9 @@ RunConfig resume_with(const std::string& run_dir, const Changes& changes) {
   const RunConfig original = build_over(recorded, std::vector<std::string>{});
   // The changes over the record with its precision left to "auto": what is still "auto" after
   // them, the resume did not name.
-  recorded.insert_or_assign("precision", "auto");
+  recorded.insert_or_assign("precision", kAutoName);
   RunConfig config = build_over(recorded, changes);
-  config.precision_from_record = config.precision == "auto";
+  config.precision_from_record = !config.precision;
   // The choices first: what "auto" or a cluster resolved to is what the resume is compared with.
   keep_resolved_choices(original, config);
   check_resume_changes(original, config);
@@ -185,8 +187,8 @@ void check_resume_changes(const RunConfig& original, const RunConfig& resumed) {
 }
 
 void keep_resolved_choices(const RunConfig& original, RunConfig& resumed) {
-  if (resumed.precision == "auto") resumed.precision = original.precision;
-  if (resumed.memory_format == "auto") resumed.memory_format = original.memory_format;
+  if (!resumed.precision) resumed.precision = original.precision;
+  if (!resumed.memory_format) resumed.memory_format = original.memory_format;
   if (!resumed.cluster.empty() && resumed.cluster == original.cluster &&
       resumed.cluster_device == original.cluster_device && resumed.seconds_per_unit == 0) {
     resumed.seconds_per_unit = original.seconds_per_unit;

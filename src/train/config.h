@@ -3,10 +3,15 @@
 // run folder's config.toml. The defaults are the embedded default job.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "algos/local_optimizer.h"
 #include "algos/options.h"
+#include "models/compute_format.h"
+#include "train/collective_cost.h"
+#include "train/config_choices.h"
 
 namespace dsgd {
 
@@ -14,14 +19,14 @@ namespace dsgd {
 // Fashion-MNIST, 1-epoch warm-up and a cosine schedule over 4 epochs (docs/performance.md).
 struct RunConfig {
   std::string algo = "dana-slim";
-  std::string engine = "sim";  // sim or mpi: ask mpi()
-  int64_t workers = 8;         // 1 when algo = "sgd" and workers is not set
+  EngineKind engine = EngineKind::kSim;  // ask mpi()
+  int64_t workers = 8;                   // 1 when algo = "sgd" and workers is not set
   std::string model = "lenet5-bn";
   std::string dataset = "fashion-mnist";
-  std::string data_dir;             // empty: the dataset's default place
-  int64_t image_size = 0;           // image folders: resize to this square size (0: keep)
-  std::string augment = "default";  // default (the dataset's own), crop-flip or none
-  std::vector<double> data_mean;    // per-channel normalisation (empty: the dataset's own)
+  std::string data_dir;                 // empty: the dataset's default place
+  int64_t image_size = 0;               // image folders: resize to this square size (0: keep)
+  Augment augment = Augment::kDefault;  // the dataset's own, crop-flip or none
+  std::vector<double> data_mean;        // per-channel normalisation (empty: the dataset's own)
   std::vector<double> data_std;
   double epochs = 4;
   int64_t batch_size = 128;
@@ -32,30 +37,31 @@ struct RunConfig {
   // v ← γv + d, θ ← θ − ηv (false, PyTorch's SGD). Equal at a constant rate.
   bool lr_in_velocity = true;
   double weight_decay = 0.0;
-  // The optimizer of sgd and of synchronous learners (algos/local_optimizer.h): "sgd" (momentum,
-  // nesterov, lr_in_velocity) or "adamw" (adam.*, weight_decay decoupled).
-  std::string optimizer = "sgd";
+  // The optimizer of sgd and of synchronous learners (algos/local_optimizer.h): SGD (momentum,
+  // nesterov, lr_in_velocity) or AdamW (adam.*, weight_decay decoupled).
+  LocalOptimizerKind optimizer = LocalOptimizerKind::kSgd;
   double adam_beta1 = 0.9;
   double adam_beta2 = 0.999;
   double adam_eps = 1e-8;
   double grad_clip = 0.0;  // the optimizer's gradient clipped to this L2 norm first; 0: off
-  std::string lr_schedule = "cosine";
+  LrScheduleKind lr_schedule = LrScheduleKind::kCosine;
   std::vector<double> lr_milestones;
   double lr_gamma = 0.1;
   double warmup_epochs = 1.0;
-  std::string lr_scaling = "none";  // sync family: "linear" multiplies lr by P, "sqrt" by √P
-  bool stop_on_collapse = true;     // end a run whose loss stays at a uniform guess's
+  LrScaling lr_scaling = LrScaling::kNone;  // sync family: linear multiplies lr by P, sqrt by √P
+  bool stop_on_collapse = true;             // end a run whose loss stays at a uniform guess's
   int64_t seed = 1;
   int64_t cores = 0;         // of this host, for this run; 0: all (train/compute_plan.h)
   int64_t threads = 0;       // per model replica; 0: chosen (train/compute_plan.h)
   bool check_limits = true;  // hold resource keys against the host's cores (run/host_limits.h)
   double eval_every = 1.0;   // epochs between evaluations
   int64_t bn_batches = 20;   // training batches that re-estimate BatchNorm statistics
-  std::string device = "cpu";
+  DeviceKind device = DeviceKind::kCpu;
   // How the model computes (models/compute_format.h): the activations' layout, contiguous or
   // channels-last, and fp32 or bf16 mixed precision (weights, gradients and rule state fp32).
-  std::string memory_format = "contiguous";
-  std::string precision = "fp32";
+  // Nothing: "auto", the run chooses (models/format_choice.h).
+  std::optional<MemoryFormat> memory_format = MemoryFormat::kContiguous;
+  std::optional<Precision> precision = Precision::kFloat32;
   // Not a key: set by resume_config where the resume leaves `precision` to the run's record
   // ("auto" or not given). A recorded bf16 then continues in fp32 on a device that only emulates
   // bf16 (models/format_choice.h); a precision the resume names is kept as named.
@@ -81,11 +87,11 @@ struct RunConfig {
 
   // Synchronous family.
   // The all-reduce's algorithm: what the MPI engine's learners run and what a cluster prices;
-  // "auto": the MPI engine's default (ring) and the cluster's own.
-  std::string allreduce = "auto";
+  // nothing ("auto"): the MPI engine's default (ring) and the cluster's own.
+  std::optional<AllreduceAlgorithm> allreduce;
   bool average_momentum = false;
   // Synchronous family: what happens to BatchNorm running statistics (docs/design/synchronous.md).
-  std::string bn_policy = "average";
+  BnPolicy bn_policy = BnPolicy::kAverage;
   // Simulated communication: an all-reduce among n learners of M bytes each takes
   // alpha + beta * 2(n-1)/n * M (ring volume), in the simulator's time unit (one sample's compute
   // time). The defaults read one sample as ~10 us: a node-local link of ~10 us latency and
@@ -109,9 +115,9 @@ struct RunConfig {
   // one resolution: rules and plans are made from these values as they are.
   OptionValues algo_options;
 
-  // Whether the run's workers are MPI processes (engine = "mpi") rather than simulated ones: the
-  // one place the engine's name is compared.
-  bool mpi() const { return engine == "mpi"; }
+  // Whether the run's workers are ranks, each its own process (engine = "mpi"), rather than
+  // simulated in one.
+  bool on_ranks() const { return runs_on_ranks(engine); }
 };
 
 // A config key's documentation, for `dsgd list keys` and error hints.

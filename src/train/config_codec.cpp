@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/names.h"
 
 namespace dsgd {
 namespace {
@@ -74,6 +75,21 @@ std::string Codec<std::string>::read(const std::string& key, const toml::node& n
 std::string Codec<std::string>::show(const std::string& v) { return '"' + v + '"'; }
 void Codec<std::string>::put(toml::table& t, const std::string& k, const std::string& v) {
   t.insert_or_assign(k, v);
+}
+
+size_t read_choice(const std::string& key, const toml::node& n,
+                   const std::vector<std::string>& names) {
+  const std::string example = "\"" + names.front() + "\"";
+  if (!n.is_string()) throw type_error(key, "a string", n, example);
+  const std::string value = *n.value<std::string>();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == value) return i;
+  }
+  const std::string suggestion = closest_name(value, names);
+  throw ConfigError(fmt::format("config key '{}' = \"{}\" must be one of {}{}", key, value,
+                                fmt::join(names, ", "),
+                                suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)"),
+                    fmt::format("for example: {} = {}", key, example));
 }
 
 std::vector<double> Codec<std::vector<double>>::read(const std::string& key, const toml::node& n) {

@@ -8,18 +8,21 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "algos/options.h"
+#include "core/enum_names.h"
 
 namespace dsgd {
 
 // Typed reading and writing of one value: `type` for messages and `dsgd list keys`, `read`
 // (throws ConfigError naming `key` for a value of another type), `show` as a config file writes
 // it, `put` into a table.
-template <class T>
+template <class T, class = void>
 struct Codec;
 
 template <>
@@ -60,6 +63,43 @@ struct Codec<std::vector<double>> {
   static std::vector<double> read(const std::string& key, const toml::node& n);
   static std::string show(const std::vector<double>& v);
   static void put(toml::table& t, const std::string& k, const std::vector<double>& v);
+};
+
+// The index in `names` of the string `n` holds; throws ConfigError naming `key`, the valid names
+// and the closest one when it holds another string or no string.
+size_t read_choice(const std::string& key, const toml::node& n,
+                   const std::vector<std::string>& names);
+
+// An enum-like key (core/enum_names.h): its names in the file, the enum in the program.
+template <class E>
+struct Codec<E, std::enable_if_t<std::is_enum_v<E>>> {
+  static constexpr const char* type = "a string";
+  static E read(const std::string& key, const toml::node& n) {
+    return EnumNames<E>::values[read_choice(key, n, enum_names<E>())].value;
+  }
+  static std::string show(E v) { return Codec<std::string>::show(enum_name(v)); }
+  static void put(toml::table& t, const std::string& k, E v) {
+    Codec<std::string>::put(t, k, enum_name(v));
+  }
+};
+
+// An enum-like key that may be left to the run ("auto": nothing chosen yet).
+template <class E>
+struct Codec<std::optional<E>, std::enable_if_t<std::is_enum_v<E>>> {
+  static constexpr const char* type = "a string";
+  static std::optional<E> read(const std::string& key, const toml::node& n) {
+    std::vector<std::string> names = enum_names<E>();
+    names.push_back(kAutoName);
+    const size_t index = read_choice(key, n, names);
+    if (index + 1 == names.size()) return std::nullopt;
+    return EnumNames<E>::values[index].value;
+  }
+  static std::string show(const std::optional<E>& v) {
+    return Codec<std::string>::show(enum_name(v));
+  }
+  static void put(toml::table& t, const std::string& k, const std::optional<E>& v) {
+    Codec<std::string>::put(t, k, enum_name(v));
+  }
 };
 
 // hier.levels and its kind: whole numbers are written as integers, so that the file reads back

@@ -4,12 +4,10 @@
 #include "train/config_keys.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "core/names.h"
 #include "train/config_codec.h"
 
 namespace dsgd {
@@ -64,15 +62,6 @@ std::function<std::string(const int64_t&)> int_at_least(int64_t low) {
     return v < low ? fmt::format("must be >= {}", low) : "";
   };
 }
-std::function<std::string(const std::string&)> one_of(std::vector<std::string> names) {
-  return [=](const std::string& v) -> std::string {
-    for (const auto& n : names)
-      if (n == v) return "";
-    std::string suggestion = closest_name(v, names);
-    return fmt::format("must be one of {}{}", fmt::join(names, ", "),
-                       suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)");
-  };
-}
 
 bool is_multi_worker(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kSingle; }
 bool uses_local_optimizer(const AlgorithmInfo& a) { return a.family != AlgorithmFamily::kAsync; }
@@ -93,7 +82,7 @@ const std::vector<KeySpec>& key_specs() {
   static const std::vector<KeySpec> specs = {
       spec("algo", &RunConfig::algo, kFixed, "algorithm (see `dsgd list`)"),
       spec("engine", &RunConfig::engine, kFixed,
-           "sim: simulated workers in one process; mpi: real processes", one_of({"sim", "mpi"})),
+           "sim: simulated workers in one process; mpi: real processes"),
       spec("workers", &RunConfig::workers, kFixed,
            "N asynchronous workers, or P synchronous learners", int_at_least(1)),
       spec("model", &RunConfig::model, kFixed, "model (see `dsgd list`)"),
@@ -106,8 +95,7 @@ const std::vector<KeySpec>& key_specs() {
            int_at_least(0)),
       spec("augment", &RunConfig::augment, kFixed,
            "training-batch augmentation: default (the dataset's own: crop-flip for CIFAR, none "
-           "otherwise), crop-flip (pad 4, random crop, horizontal flip) or none",
-           one_of({"default", "crop-flip", "none"})),
+           "otherwise), crop-flip (pad 4, random crop, horizontal flip) or none"),
       spec("data.mean", &RunConfig::data_mean, kFixed,
            "per-channel mean to normalise with, in pixel/255 units for images (empty: the "
            "dataset's own, or the train split's for folders)"),
@@ -134,7 +122,7 @@ const std::vector<KeySpec>& key_specs() {
            "local steps: sgd (momentum, nesterov) or "
            "adamw (adam.beta1, adam.beta2, adam.eps; PyTorch's AdamW: DiLoCo's inner optimizer "
            "with kavg's outer.nesterov)",
-           one_of({"sgd", "adamw"}), kOptimizerChoice),
+           {}, kOptimizerChoice),
       spec("adam.beta1", &RunConfig::adam_beta1, kFixed,
            "optimizer = adamw: decay of the first moment m", in_range(0, 1), kOptimizerChoice),
       spec("adam.beta2", &RunConfig::adam_beta2, kFixed,
@@ -147,8 +135,7 @@ const std::vector<KeySpec>& key_specs() {
            "torch.nn.utils.clip_grad_norm_ (0: off): each learner's or worker's own minibatch "
            "gradient, and SSGD's all-reduced one, as DDP clips it",
            at_least(0), kOptimizerChoice),
-      spec("lr_schedule", &RunConfig::lr_schedule, kFixed, "constant, multistep or cosine",
-           one_of({"constant", "multistep", "cosine"})),
+      spec("lr_schedule", &RunConfig::lr_schedule, kFixed, "constant, multistep or cosine"),
       spec("lr_milestones", &RunConfig::lr_milestones, kMayChange,
            "epochs where multistep multiplies lr by lr_gamma"),
       spec("lr_gamma", &RunConfig::lr_gamma, kMayChange, "multistep factor", at_least(0, false)),
@@ -158,7 +145,7 @@ const std::vector<KeySpec>& key_specs() {
            "none; linear: lr (and the warm-up's end) times P learners, the warm-up starting "
            "from lr (Goyal et al. 2017); sqrt: lr times sqrt(P), the warm-up from lr/sqrt(P) "
            "(Krizhevsky 2014)",
-           one_of({"none", "linear", "sqrt"}), kSyncFamily),
+           {}, kSyncFamily),
       spec(
           "stop_on_collapse", &RunConfig::stop_on_collapse, kMayChange,
           "end with status collapsed (exit 3) when the training loss of an evaluation period after "
@@ -184,7 +171,7 @@ const std::vector<KeySpec>& key_specs() {
            int_at_least(0)),
       // Checkpoints hold host tensors (core/checkpoint.cpp): a run saved on a GPU resumes on a
       // CPU and the other way.
-      spec("device", &RunConfig::device, kMayChange, "cpu or cuda", one_of({"cpu", "cuda"})),
+      spec("device", &RunConfig::device, kMayChange, "cpu or cuda"),
       // Neither changes the flat vectors a checkpoint holds (models/compute_format.h).
       // "auto" resolves when the run starts; the run's config.toml records the format chosen, so
       // that a resumed run keeps it (config.h: keep_resolved_choices).
@@ -192,15 +179,13 @@ const std::vector<KeySpec>& key_specs() {
            "layout of the activations: contiguous (NCHW), channels-last (NHWC, what oneDNN and "
            "GPU tensor cores prefer: faster convolutions; results differ by rounding), or auto: "
            "the faster of the two on this device, timed when the run starts (summary.json "
-           "records the choice and the step times)",
-           one_of({"contiguous", "channels-last", "auto"})),
+           "records the choice and the step times)"),
       spec("precision", &RunConfig::precision, kMayChange,
            "fp32; bf16: mixed precision, convolutions and matrix products in bfloat16 under "
            "autocast, the weights, gradients, every rule's state and the loss in float32 (fast "
            "on CPUs with AVX-512 BF16 or AMX and GPUs from compute capability 8.0; elsewhere "
            "about 15 times slower, and the run states the measured slow-down); or auto: bf16 "
-           "where the device computes it natively and it is faster, else fp32",
-           one_of({"fp32", "bf16", "auto"})),
+           "where the device computes it natively and it is faster, else fp32"),
       spec("timing.shape", &RunConfig::timing_shape, kFixed,
            "gamma shape k of minibatch times (CV = 1/sqrt(k))", at_least(0, false), kMultiWorker),
       spec("timing.speeds", &RunConfig::timing_speeds, kFixed,
@@ -246,7 +231,7 @@ const std::vector<KeySpec>& key_specs() {
            "reduce-scatter and all-gather, each element summed in rank order, so that an MPI run's "
            "means are the simulator's bit for bit (the ring's bytes); auto: the MPI engine's "
            "ring, the cluster's own `allreduce`",
-           one_of({"auto", "ring", "tree", "halving-doubling", "rank-order"}), kSyncFamily),
+           {}, kSyncFamily),
       spec("average_momentum", &RunConfig::average_momentum, kFixed,
            "also average the learners' optimizer state when averaging parameters (sgd: the "
            "momentum buffers; adamw: both moments)",
@@ -258,7 +243,7 @@ const std::vector<KeySpec>& key_specs() {
            "learner 0's as they are, as PyTorch's model averagers leave them) or reestimate "
            "(never exchanged; recomputed for the averaged parameters from bn_batches training "
            "batches before each evaluation)",
-           one_of({"average", "local", "reestimate"}), kSyncFamily),
+           {}, kSyncFamily),
       spec("comm.group_alpha", &RunConfig::comm_group_alpha, kFixed,
            "latency of an in-group all-reduce (simulated time units)", at_least(0), kSyncFamily),
       spec("comm.group_beta", &RunConfig::comm_group_beta, kFixed,

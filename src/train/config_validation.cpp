@@ -55,7 +55,7 @@ void check_across_keys(const RunConfig& c, const AlgorithmInfo& algo) {
                         "for example: lr_milestones = [80, 120]");
     }
   }
-  if (c.lr_schedule == "multistep" && c.lr_milestones.empty()) {
+  if (c.lr_schedule == LrScheduleKind::kMultistep && c.lr_milestones.empty()) {
     throw ConfigError("lr_schedule = \"multistep\" needs lr_milestones",
                       "for example: lr_milestones = [80, 120]");
   }
@@ -75,7 +75,7 @@ void check_across_keys(const RunConfig& c, const AlgorithmInfo& algo) {
       if (!(s > 0)) throw ConfigError("timing.speeds must all be > 0", "for example: [1, 1, 0.5]");
     }
   }
-  if (c.bn_policy == "reestimate" && c.bn_batches == 0) {
+  if (c.bn_policy == BnPolicy::kReestimate && c.bn_batches == 0) {
     throw ConfigError("bn_policy = \"reestimate\" needs bn_batches > 0",
                       "set bn_batches (e.g. 20), or bn_policy = \"average\"");
   }
@@ -84,7 +84,7 @@ void check_across_keys(const RunConfig& c, const AlgorithmInfo& algo) {
 // Each optimizer's own keys, and none of the other's: a key that would be ignored is refused.
 // (A written config.toml holds every key: adam.* at their defaults are harmless beside sgd.)
 void check_optimizer(const RunConfig& c) {
-  if (c.optimizer == "adamw") {
+  if (c.optimizer == LocalOptimizerKind::kAdamw) {
     if (c.momentum != 0.0 || c.nesterov) {
       throw ConfigError(
           fmt::format("optimizer = \"adamw\" takes its momentum from adam.beta1, but {}",
@@ -101,7 +101,7 @@ void check_optimizer(const RunConfig& c) {
         std::tuple{"adam.eps", c.adam_eps, defaults.adam_eps}}) {
     if (value != default_value) {
       throw ConfigError(
-          fmt::format("{} = {} is set, but optimizer = \"{}\"", key, value, c.optimizer),
+          fmt::format("{} = {} is set, but optimizer = \"{}\"", key, value, enum_name(c.optimizer)),
           "set optimizer = \"adamw\" too, or drop the adam.* keys");
     }
   }
@@ -110,14 +110,14 @@ void check_optimizer(const RunConfig& c) {
 // What an MPI run cannot do: simulator replicas. (On a GPU its messages go through host memory:
 // core/host_staging.h.)
 void check_engine(const RunConfig& c) {
-  if (!c.mpi()) return;
+  if (!c.on_ranks()) return;
   if (c.sim_replicas > 1) {
     throw ConfigError(
         "sim.replicas parallelises the simulator; an MPI run has a process per worker",
         "drop sim.replicas, or use engine = \"sim\"");
   }
-  if (c.allreduce != "auto" && c.allreduce != "rank-order" && c.mpi_hang_timeout == 0) {
-    throw ConfigError("allreduce = \"" + c.allreduce +
+  if (c.allreduce && c.allreduce != AllreduceAlgorithm::kRankOrder && c.mpi_hang_timeout == 0) {
+    throw ConfigError("allreduce = \"" + std::string(enum_name(c.allreduce)) +
                           "\" chooses the non-blocking all-reduce's algorithm, "
                           "which mpi.hang_timeout = 0 replaces by the blocking MPI_Allreduce (the "
                           "MPI's own choice)",
@@ -132,7 +132,7 @@ void check_cluster(const RunConfig& c, const std::set<std::string>& set_keys) {
     throw ConfigError("cluster_device = \"" + c.cluster_device + "\" is set without a cluster",
                       "set cluster = \"NAME\" too (`dsgd list clusters`), or drop cluster_device");
   }
-  if (c.mpi() && (!c.cluster.empty() || c.seconds_per_unit > 0)) {
+  if (c.on_ranks() && (!c.cluster.empty() || c.seconds_per_unit > 0)) {
     throw ConfigError(
         fmt::format("{} is set on the MPI engine, whose clock (sim_time) already counts the "
                     "seconds its ranks measured",
@@ -141,8 +141,9 @@ void check_cluster(const RunConfig& c, const std::set<std::string>& set_keys) {
         "cluster set (\"this-machine\" for this machine)");
   }
   // rank-order is the simulator's own sum: a config that says it runs on either engine.
-  if (!c.mpi() && c.cluster.empty() && c.allreduce != "auto" && c.allreduce != "rank-order") {
-    throw ConfigError("allreduce = \"" + c.allreduce +
+  if (!c.on_ranks() && c.cluster.empty() && c.allreduce &&
+      c.allreduce != AllreduceAlgorithm::kRankOrder) {
+    throw ConfigError("allreduce = \"" + std::string(enum_name(c.allreduce)) +
                           "\" on the simulator prices a cluster's "
                           "all-reduce, but no cluster is set (comm.* keys price every all-reduce "
                           "alike, in units)",
@@ -185,7 +186,7 @@ OptionValues resolve_algorithm_options(const RunConfig& c, const OptionValues& g
     }
   }
   OptionValues resolved = resolve_options(algo.options, given);
-  if (algo.check) algo.check(resolved, c.workers, c.mpi());
+  if (algo.check) algo.check(resolved, c.workers, c.on_ranks());
   return resolved;
 }
 

@@ -9,13 +9,13 @@ LrSchedule::LrSchedule(const RunConfig& config) : config_(config) {}
 
 double LrSchedule::at(double epoch) const {
   double lr = config_.lr;
-  if (config_.lr_scaling == "linear") lr *= static_cast<double>(config_.workers);
-  if (config_.lr_scaling == "sqrt") lr *= std::sqrt(static_cast<double>(config_.workers));
-  if (config_.lr_schedule == "multistep") {
+  if (config_.lr_scaling == LrScaling::kLinear) lr *= static_cast<double>(config_.workers);
+  if (config_.lr_scaling == LrScaling::kSqrt) lr *= std::sqrt(static_cast<double>(config_.workers));
+  if (config_.lr_schedule == LrScheduleKind::kMultistep) {
     for (double milestone : config_.lr_milestones) {
       if (epoch >= milestone) lr *= config_.lr_gamma;
     }
-  } else if (config_.lr_schedule == "cosine") {
+  } else if (config_.lr_schedule == LrScheduleKind::kCosine) {
     double progress = std::min(1.0, epoch / config_.epochs);
     lr *= 0.5 * (1.0 + std::cos(M_PI * progress));
   }

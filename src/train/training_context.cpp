@@ -19,8 +19,8 @@
 
 namespace dsgd {
 
-torch::Device choose_device(const std::string& name, int64_t local_rank) {
-  if (name == "cuda") {
+torch::Device choose_device(DeviceKind device, int64_t local_rank) {
+  if (device == DeviceKind::kCuda) {
     if (!torch::cuda::is_available()) {
       throw ConfigError("device = \"cuda\", but this LibTorch has no CUDA support or sees no GPU",
                         "use device = \"cpu\", or build dsgd against a CUDA-enabled LibTorch");
@@ -64,14 +64,15 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
       bf16_slow_(bf16_slowness(device_)),
       data_(std::move(data)),
       schedule_(config),
-      format_(compute_format_from(config.memory_format, config.precision)),
+      format_{config.memory_format.value_or(MemoryFormat::kContiguous),
+              config.precision.value_or(Precision::kFloat32)},
       prices_(prices_in(config)),
       recorded_(config) {
   bf16_slow_here_ = !bf16_slow_.empty();
   if (!bf16_slow_here_) bf16_slow_ = share.bf16_slow_on_another_rank;
   fault_point("setup");
   stop_if_interrupted("reading the data");
-  if (config_.augment != "default") data_.augment = config_.augment == "crop-flip";
+  if (config_.augment != Augment::kDefault) data_.augment = config_.augment == Augment::kCropFlip;
   auto as_floats = [](const std::vector<double>& values) {
     return std::vector<float>(values.begin(), values.end());
   };
@@ -131,11 +132,11 @@ void TrainingContext::choose_format() {
   const bool takes_images = shape.height > 1 && shape.width > 1;
   format_choice_ = choose_compute_format(
       config_.memory_format, config_.precision, takes_images, bf16_slow_,
-      /*measure=*/!config_.mpi(), [this](const ComputeFormat& f) { return time_step(f); },
+      /*measure=*/!config_.on_ranks(), [this](const ComputeFormat& f) { return time_step(f); },
       config_.precision_from_record);
   format_ = format_choice_.format;
-  recorded_.memory_format = memory_format_name(format_.memory_format);
-  recorded_.precision = precision_name(format_.precision);
+  recorded_.memory_format = format_.memory_format;
+  recorded_.precision = format_.precision;
   replica_.net->set_compute_format(format_);
   stop_if_interrupted("timing the compute format");
 }
@@ -143,7 +144,7 @@ void TrainingContext::choose_format() {
 void TrainingContext::price_clock() {
   if (config_.cluster.empty() || config_.seconds_per_unit > 0) return;
   RunShape run = run_shape(config_);
-  run.format = recorded_.memory_format + " " + recorded_.precision;
+  run.format = std::string(enum_name(format_.memory_format)) + " " + enum_name(format_.precision);
   run.group_size = shape_.group_size;
   run.asynchronous = shape_.asynchronous;
   run.measured_step_seconds = format_choice_.step_seconds();

@@ -63,9 +63,9 @@ struct HostShare {
   std::string bf16_slow_on_another_rank;
 };
 
-// The device a process computes on: "cuda" takes GPU local_rank mod the GPUs visible; throws
+// The device a process computes on: a GPU is GPU local_rank mod the GPUs visible; throws
 // ConfigError where LibTorch sees none.
-torch::Device choose_device(const std::string& name, int64_t local_rank);
+torch::Device choose_device(DeviceKind device, int64_t local_rank);
 
 class TrainingContext {
  public:

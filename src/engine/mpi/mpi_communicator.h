@@ -15,13 +15,13 @@
 #include <map>
 #include <utility>
 
-#include "algos/communicator.h"
 #include "core/host_staging.h"
 #include "engine/mpi/mpi_world.h"
+#include "engine/world.h"
 
 namespace dsgd {
 
-class MpiCommunicator : public Communicator {
+class MpiCommunicator : public RankCommunicator {
  public:
   // `group_sizes`: consecutive ranks per group at each level, innermost first (a level of every
   // rank is added when the last is not one); with `node_groups` the innermost level is the ranks
@@ -37,9 +37,9 @@ class MpiCommunicator : public Communicator {
   size_t levels() const override { return comms_.size(); }
   // In-place sum over the rank's group at `level` (float32 or float64 tensors, on the host or
   // on the communicator's device).
-  void sum(size_t level, torch::Tensor& tensor);
+  void sum(size_t level, torch::Tensor& tensor) override;
   // Wall-clock seconds spent in this communicator's all-reduces so far, staging included.
-  double seconds_in_collectives() const { return seconds_; }
+  double seconds_in_collectives() const override { return seconds_; }
   const HostStaging& staging() const { return staging_; }
 
  private:

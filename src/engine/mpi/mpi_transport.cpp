@@ -1,32 +1,68 @@
-// Sends, receives and byte strings of the asynchronous MPI engine; see mpi_transport.h.
+// Point-to-point MPI under the watchdog; see mpi_transport.h.
 #include "engine/mpi/mpi_transport.h"
 
+#include <fmt/format.h>
+
+#include <climits>
+#include <vector>
+
+#include "core/errors.h"
 #include "engine/mpi/mpi_world.h"
 
 namespace dsgd {
-namespace mpi_transport {
+namespace {
 
-void send_floats(const torch::Tensor& t, int dest, int tag, MPI_Comm comm) {
-  check_mpi(MPI_Send(t.data_ptr<float>(), static_cast<int>(t.numel()), MPI_FLOAT, dest, tag, comm),
-            "MPI_Send");
+// MPI counts are ints: one message carries at most 2 GiB as bytes (500M float parameters).
+int mpi_count(size_t bytes) {
+  if (bytes > static_cast<size_t>(INT_MAX)) {
+    throw Error(fmt::format("a message of {} bytes is over MPI's 2 GiB a message", bytes),
+                "use more server shards (servers = S splits every message S ways)");
+  }
+  return static_cast<int>(bytes);
+}
+int mpi_source(int source) { return source == Transport::kAnySource ? MPI_ANY_SOURCE : source; }
+
+}  // namespace
+
+void MpiTransport::send(int dest, int tag, const void* data, size_t bytes) {
+  check_mpi(MPI_Send(data, mpi_count(bytes), MPI_BYTE, dest, tag, comm_), "MPI_Send");
 }
 
-void send_empty(int dest, int tag, MPI_Comm comm) {
-  check_mpi(MPI_Send(nullptr, 0, MPI_BYTE, dest, tag, comm), "MPI_Send");
-}
-
-int recv_floats(torch::Tensor& t, int source, int tag, MpiWorld& world, Watchdog::Pace pace,
-                const std::function<bool()>& overdue) {
-  return recv_watched(t.data_ptr<float>(), static_cast<int>(t.numel()), MPI_FLOAT, source, tag,
-                      world, pace, overdue);
-}
-
-int recv_watched(void* buffer, int count, MPI_Datatype type, int source, int tag, MpiWorld& world,
-                 Watchdog::Pace pace, const std::function<bool()>& overdue) {
+Transport::SendId MpiTransport::start_send(int dest, int tag, const void* data, size_t bytes) {
   MPI_Request request;
-  check_mpi(MPI_Irecv(buffer, count, type, source, tag, world.comm(), &request), "MPI_Irecv");
+  check_mpi(MPI_Isend(data, mpi_count(bytes), MPI_BYTE, dest, tag, comm_, &request), "MPI_Isend");
+  sending_[++last_id_] = request;
+  return last_id_;
+}
+
+void MpiTransport::wait_sent(SendId* ids, size_t count, WaitPace pace) {
+  std::vector<MPI_Request> requests;
+  for (size_t i = 0; i < count; ++i) {
+    if (ids[i] == 0) continue;
+    auto found = sending_.find(ids[i]);
+    requests.push_back(found->second);
+    sending_.erase(found);
+    ids[i] = 0;
+  }
+  if (requests.empty()) return;
+  watchdog_.wait_until(
+      [&] {
+        int sent = 0;
+        check_mpi(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &sent,
+                              MPI_STATUSES_IGNORE),
+                  "MPI_Wait");
+        return sent != 0;
+      },
+      pace);
+}
+
+int MpiTransport::receive(int source, int tag, void* data, size_t bytes, WaitPace pace,
+                          const Overdue& overdue) {
+  MPI_Request request;
+  check_mpi(MPI_Irecv(data, mpi_count(bytes), MPI_BYTE, mpi_source(source), tag, comm_, &request),
+            "MPI_Irecv");
   MPI_Status status;
-  world.watchdog().wait_until(
+  watchdog_.wait_until(
       [&] {
         int complete = 0;
         check_mpi(MPI_Test(&request, &complete, &status), "MPI_Recv");
@@ -36,46 +72,33 @@ int recv_watched(void* buffer, int count, MPI_Datatype type, int source, int tag
   return status.MPI_SOURCE;
 }
 
-void send_bytes(const std::string& bytes, int dest, int tag, MPI_Comm comm) {
-  check_mpi(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, dest, tag, comm),
-            "MPI_Send");
-}
-
-std::string recv_bytes(int source, int tag, MpiWorld& world) {
-  MPI_Comm comm = world.comm();
+std::string MpiTransport::receive_bytes(int source, int tag) {
   MPI_Status status;
-  world.watchdog().wait_until([&] {
+  watchdog_.wait_until([&] {
     int arrived = 0;
-    check_mpi(MPI_Iprobe(source, tag, comm, &arrived, &status), "MPI_Probe");
+    check_mpi(MPI_Iprobe(mpi_source(source), tag, comm_, &arrived, &status), "MPI_Probe");
     return arrived != 0;
   });
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
   std::string bytes(static_cast<size_t>(count), '\0');
-  check_mpi(MPI_Recv(bytes.data(), count, MPI_BYTE, source, tag, comm, MPI_STATUS_IGNORE),
-            "MPI_Recv");
+  check_mpi(
+      MPI_Recv(bytes.data(), count, MPI_BYTE, status.MPI_SOURCE, tag, comm_, MPI_STATUS_IGNORE),
+      "MPI_Recv");
   return bytes;
 }
 
-torch::Tensor bytes_tensor(const std::string& bytes) {
-  return torch::from_blob(const_cast<char*>(bytes.data()), {static_cast<int64_t>(bytes.size())},
-                          torch::kUInt8)
-      .clone();
+int MpiTransport::next_tag(int source, WaitPace pace) {
+  MPI_Status status;
+  watchdog_.wait_until(
+      [&] {
+        int arrived = 0;
+        check_mpi(MPI_Iprobe(mpi_source(source), MPI_ANY_TAG, comm_, &arrived, &status),
+                  "MPI_Iprobe");
+        return arrived != 0;
+      },
+      pace);
+  return status.MPI_TAG;
 }
 
-std::string tensor_bytes(const torch::Tensor& t) {
-  torch::Tensor c = t.contiguous();
-  return std::string(reinterpret_cast<const char*>(c.data_ptr<uint8_t>()),
-                     static_cast<size_t>(c.numel()));
-}
-
-std::string worker_state_key(int64_t worker) {
-  return "engine/worker/" + std::to_string(worker) + "/state";
-}
-
-std::string shard_state_key(int64_t shard) {
-  return "engine/shard/" + std::to_string(shard) + "/state";
-}
-
-}  // namespace mpi_transport
 }  // namespace dsgd

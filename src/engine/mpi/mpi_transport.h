@@ -1,72 +1,34 @@
-// How the asynchronous MPI engine moves things: its message tags and shard orders, blocking
-// sends and receives of float vectors and byte strings (receives wait under the world's
-// watchdog), and the slice of the flat vector each server shard holds. The protocol built
-// from these is in mpi_async_server.cpp and mpi_async_worker.cpp; nothing here knows a rule.
+// The Transport of MPI ranks (engine/transport.h): point-to-point MPI calls on the world's
+// communicator, every wait polled under the world's watchdog (mpi_watchdog.h), so that a rank that
+// stops answering ends the job instead of hanging it. Bytes travel as MPI_BYTE.
 #pragma once
 
 #include <mpi.h>
-#include <torch/torch.h>
 
-#include <functional>
+#include <map>
 #include <string>
 
-#include "engine/mpi/mpi_world.h"
+#include "engine/mpi/mpi_watchdog.h"
+#include "engine/transport.h"
 
 namespace dsgd {
-namespace mpi_transport {
 
-enum Tag : int {
-  kParams = 11,        // shard -> worker: its slice of the parameters to compute at
-  kMessage = 12,       // worker -> shard: its slice of the rule's message
-  kStop = 13,          // shard 0 -> worker: training is over
-  kStateRequest = 14,  // shard 0 -> worker: send your state (for a checkpoint)
-  kState = 15,         // worker -> shard 0: rule state and batch counter, serialized
-  kOrder = 16,         // shard 0 -> shard k: what to do next (OrderCode, worker)
-  kShardReply = 17,    // shard k -> shard 0: its slice of θ, its gap, or its state
-  kLoss = 18,          // worker -> shard 0: the loss of the batch its message came from
-  kRate = 19,          // shard 0 -> worker, before kParams: the learning rate of its next message
+class MpiTransport : public Transport {
+ public:
+  MpiTransport(MPI_Comm comm, Watchdog& watchdog) : comm_(comm), watchdog_(watchdog) {}
+  void send(int dest, int tag, const void* data, size_t bytes) override;
+  SendId start_send(int dest, int tag, const void* data, size_t bytes) override;
+  void wait_sent(SendId* ids, size_t count, WaitPace pace) override;
+  int receive(int source, int tag, void* data, size_t bytes, WaitPace pace,
+              const Overdue& overdue) override;
+  std::string receive_bytes(int source, int tag) override;
+  int next_tag(int source, WaitPace pace) override;
+
+ private:
+  MPI_Comm comm_;
+  Watchdog& watchdog_;
+  std::map<SendId, MPI_Request> sending_;
+  SendId last_id_ = 0;
 };
 
-// Shard 0 sequences the other shards: every shard applies the same messages in the same order.
-enum OrderCode : int64_t {
-  kApply = 1,      // apply worker w's message, send w fresh parameters
-  kApplyLast = 2,  // apply worker w's message; training ends with it
-  kEvaluate = 3,   // send shard 0 your slice of θ and your gap
-  kHold = 4,       // receive worker w's message and keep it (a checkpoint is being taken)
-  kSnapshot = 5,   // send shard 0 your state
-  kFinish = 6,     // collect what workers still owe you, then return
-};
-
-void send_floats(const torch::Tensor& t, int dest, int tag, MPI_Comm comm);
-void send_empty(int dest, int tag, MPI_Comm comm);
-// Receives `count` items into `buffer` under the world's watchdog; returns the sender's rank.
-int recv_watched(void* buffer, int count, MPI_Datatype type, int source, int tag, MpiWorld& world,
-                 Watchdog::Pace pace = Watchdog::Pace::kSpin,
-                 const std::function<bool()>& overdue = {});
-// Receives into `t` (contiguous float) under the world's watchdog; returns the sender's rank.
-int recv_floats(torch::Tensor& t, int source, int tag, MpiWorld& world,
-                Watchdog::Pace pace = Watchdog::Pace::kSpin,
-                const std::function<bool()>& overdue = {});
-void send_bytes(const std::string& bytes, int dest, int tag, MPI_Comm comm);
-std::string recv_bytes(int source, int tag, MpiWorld& world);
-
-// Byte strings as uint8 checkpoint entries and back.
-torch::Tensor bytes_tensor(const std::string& bytes);
-std::string tensor_bytes(const torch::Tensor& t);
-
-// Shard k's part [lo, hi) of the flat vector: as even as the split allows.
-struct Slice {
-  int64_t lo = 0;
-  int64_t hi = 0;
-  int64_t size() const { return hi - lo; }
-};
-inline Slice shard_slice(int64_t shard, int64_t shards, int64_t params) {
-  return {shard * params / shards, (shard + 1) * params / shards};
-}
-
-// Checkpoint keys of state that other ranks send to shard 0 serialized.
-std::string worker_state_key(int64_t worker);
-std::string shard_state_key(int64_t shard);
-
-}  // namespace mpi_transport
 }  // namespace dsgd

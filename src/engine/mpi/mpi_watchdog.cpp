@@ -14,7 +14,8 @@ namespace {
 
 enum Tag : int { kPing = 1, kPong = 2 };
 
-// How often rank 0 asks `overdue`, and how long a patient wait spins before it sleeps.
+// How often rank 0 asks `overdue`, how long a patient wait spins before it sleeps, and how long
+// it sleeps between polls.
 constexpr auto kOverdueEvery = std::chrono::milliseconds(10);
 constexpr auto kSpinFirst = std::chrono::microseconds(100);
 constexpr auto kPatientSleep = std::chrono::microseconds(50);
@@ -98,7 +99,7 @@ void Watchdog::check_ranks() {
       "mpi.hang_timeout, raise it");
 }
 
-void Watchdog::wait_until(const std::function<bool()>& done, Pace pace,
+void Watchdog::wait_until(const std::function<bool()>& done, WaitPace pace,
                           const std::function<bool()>& overdue) {
   if (done()) return;
   const bool judge = rank_ == 0 && timeout_ > 0 && size_ > 1;
@@ -122,12 +123,12 @@ void Watchdog::wait_until(const std::function<bool()>& done, Pace pace,
         next_overdue_check = start + std::chrono::duration_cast<Clock::duration>(half);
       }
     }
-    if (pace == Pace::kPatient && now - start > kSpinFirst)
+    if (pace == WaitPace::kPatient && now - start > kSpinFirst)
       std::this_thread::sleep_for(kPatientSleep);
   }
 }
 
-void Watchdog::wait(MPI_Request& request, const char* call, Pace pace,
+void Watchdog::wait(MPI_Request& request, const char* call, WaitPace pace,
                     const std::function<bool()>& overdue) {
   wait_until(
       [&] {

@@ -16,15 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/transport.h"
+
 namespace dsgd {
 
 class Watchdog {
  public:
-  // How a wait spends its time: spinning (the server: replies arrive within microseconds, and
-  // a sleep would cost every update) or spinning briefly and then sleeping 50 µs between polls
-  // (ranks that share cores with the server, which must leave it the CPU).
-  enum class Pace { kSpin, kPatient };
-
   explicit Watchdog(MPI_Comm world);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
@@ -38,10 +35,10 @@ class Watchdog {
   // Polls `done` until it returns true. On rank 0 `overdue`, asked every few milliseconds, may
   // report a wait that is too long although this one is short (a worker whose message is late
   // while others keep arriving).
-  void wait_until(const std::function<bool()>& done, Pace pace = Pace::kSpin,
+  void wait_until(const std::function<bool()>& done, WaitPace pace = WaitPace::kSpin,
                   const std::function<bool()>& overdue = {});
   // Waits for a non-blocking MPI call to complete.
-  void wait(MPI_Request& request, const char* call, Pace pace = Pace::kSpin,
+  void wait(MPI_Request& request, const char* call, WaitPace pace = WaitPace::kSpin,
             const std::function<bool()>& overdue = {});
 
  private:

@@ -12,31 +12,14 @@
 #include <thread>
 #include <utility>
 
+#include "core/error_report.h"
 #include "core/errors.h"
+#include "engine/mpi/mpi_communicator.h"
 
 namespace dsgd {
 namespace {
 
-// An error seen by another rank: same exit code, pointing at that rank's own message (or, when
-// empty, printed by another rank already).
-class PeerError : public Error {
- public:
-  PeerError(const std::string& what, int code) : Error(what), code_(code) {}
-  int exit_code() const override { return code_; }
-
- private:
-  int code_;
-};
-
-int exit_code_of(std::exception_ptr error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const Error& e) {
-    return e.exit_code();
-  } catch (...) {
-    return 1;
-  }
-}
+int exit_code_of(std::exception_ptr error) { return report_error(error).exit_code; }
 
 }  // namespace
 
@@ -96,20 +79,26 @@ MpiWorld::MpiWorld() {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   watchdog_ = std::make_unique<Watchdog>(comm_);
+  transport_ = std::make_unique<MpiTransport>(comm_, *watchdog_);
 }
 
-int MpiWorld::set_iallreduce_algorithm(const std::string& algorithm) {
+int MpiWorld::set_iallreduce_algorithm(AllreduceAlgorithm algorithm) {
   // libnbc's numbering: 0 its own choice, 1 ring, 2 binomial, 3 Rabenseifner's, 4 recursive
   // doubling.
-  const std::pair<const char*, int> numbers[] = {{"ring", 1}, {"tree", 2}, {"halving-doubling", 3}};
-  int value = -1;
-  for (const auto& [known, number] : numbers) {
-    if (algorithm == known) value = number;
-  }
-  if (value < 0) {
-    throw ConfigError(
-        fmt::format("allreduce = \"{}\" is none of Open MPI's all-reduces", algorithm),
-        "use \"ring\", \"tree\" or \"halving-doubling\"");
+  int value = 0;
+  switch (algorithm) {
+    case AllreduceAlgorithm::kRing:
+      value = 1;
+      break;
+    case AllreduceAlgorithm::kTree:
+      value = 2;
+      break;
+    case AllreduceAlgorithm::kHalvingDoubling:
+      value = 3;
+      break;
+    case AllreduceAlgorithm::kRankOrder:  // dsgd's own sums, not MPI's all-reduce
+      throw Error("allreduce = \"rank-order\" is dsgd's own all-reduce, not Open MPI's",
+                  "this is a bug: mpi_launch.cpp sets only MPI's algorithms");
   }
   const char* name = "coll_libnbc_iallreduce_algorithm";
   int provided = 0;
@@ -130,13 +119,14 @@ int MpiWorld::set_iallreduce_algorithm(const std::string& algorithm) {
   if (!done) {
     throw ConfigError(fmt::format("allreduce = \"{}\": this MPI has no {} to set (it is Open "
                                   "MPI's) or refused it",
-                                  algorithm, name),
+                                  enum_name(algorithm), name),
                       "leave allreduce = \"auto\": the MPI then runs its own choice");
   }
   return read_back;
 }
 
 MpiWorld::~MpiWorld() {
+  transport_.reset();
   watchdog_.reset();  // its communicator, before MPI ends
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   if (finalize_after_job) finish_mpi_we_started();
@@ -187,6 +177,32 @@ std::string MpiWorld::broadcast(std::string bytes, int root) {
     check_mpi(MPI_Bcast(bytes.data() + offset, count, MPI_CHAR, root, comm_), "MPI_Bcast");
   }
   return bytes;
+}
+
+int64_t MpiWorld::sum(int64_t value) {
+  int64_t total = 0;
+  check_mpi(MPI_Allreduce(&value, &total, 1, MPI_INT64_T, MPI_SUM, comm_), "MPI_Allreduce");
+  return total;
+}
+
+torch::Tensor MpiWorld::gather_to_root(const torch::Tensor& local_tensor) {
+  const torch::Tensor local = local_tensor.cpu().contiguous();
+  torch::Tensor all = rank_ == 0 ? torch::empty({size_, local.numel()}) : torch::Tensor();
+  MPI_Request request;
+  check_mpi(MPI_Igather(local.data_ptr<float>(), static_cast<int>(local.numel()), MPI_FLOAT,
+                        rank_ == 0 ? all.data_ptr<float>() : nullptr,
+                        static_cast<int>(local.numel()), MPI_FLOAT, 0, comm_, &request),
+            "MPI_Igather");
+  watchdog_->wait(request, "MPI_Gather");
+  return all;
+}
+
+std::unique_ptr<RankCommunicator> MpiWorld::learner_communicator(std::vector<int64_t> group_sizes,
+                                                                 bool node_groups,
+                                                                 torch::Device device,
+                                                                 bool rank_order) {
+  return std::make_unique<MpiCommunicator>(*this, std::move(group_sizes), node_groups, device,
+                                           rank_order);
 }
 
 std::pair<int, std::string> MpiWorld::first_rank_saying(const std::string& text) {

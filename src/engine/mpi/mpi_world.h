@@ -1,7 +1,8 @@
-// The MPI side of a run: initialisation and finalisation, this process's rank, and the
+// The MPI World (engine/world.h): initialisation and finalisation, this process's rank, the
 // agreements every rank reaches before training — the rank count fits the config, every rank
 // runs the same config, every rank's setup (data, model) succeeded — so that bad input ends every
-// rank with exit 2 and a message, never a hang. Only engines include MPI; rules never do.
+// rank with exit 2 and a message, never a hang; and the rank engines' transport, collectives and
+// watchdog on a duplicate of MPI_COMM_WORLD. Only engine/mpi/ and the launcher include MPI.
 #pragma once
 
 #include <mpi.h>
@@ -11,7 +12,10 @@
 #include <string>
 #include <utility>
 
+#include "engine/mpi/mpi_transport.h"
 #include "engine/mpi/mpi_watchdog.h"
+#include "engine/world.h"
+#include "train/collective_cost.h"
 
 namespace dsgd {
 
@@ -21,33 +25,37 @@ void set_finalize_after_job(bool finalize);
 // MPI_Finalize, if dsgd initialised MPI and nobody has finalised it.
 void finish_mpi_we_started();
 
-class MpiWorld {
+class MpiWorld : public World {
  public:
   // Initialises MPI (once per process, unless another library did) and duplicates
   // MPI_COMM_WORLD for dsgd's traffic.
   MpiWorld();
-  ~MpiWorld();
+  ~MpiWorld() override;
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
   MPI_Comm comm() const { return comm_; }
   // Every wait during training goes through it (see mpi_watchdog.h).
   Watchdog& watchdog() { return *watchdog_; }
+  Transport& transport() override { return *transport_; }
 
-  // Collective. Every rank passes the error its setup ended with (null: success). Returns when
-  // every rank succeeded; otherwise throws on every rank: the failing rank its own error, the
-  // others an error with the same exit code naming the first rank that failed.
-  void agree(std::exception_ptr error);
-  // Collective, after training: every rank ends as rank 0 did. Rank 0 rethrows its `outcome`
-  // (null: success); every other rank throws a silent error with rank 0's exit code (rank 0
-  // reports it), or returns.
-  void follow_root(std::exception_ptr outcome);
+  void agree(std::exception_ptr error) override;
+  void follow_root(std::exception_ptr outcome) override;
+  std::string broadcast(std::string bytes, int root = 0) override;
+  int64_t sum(int64_t value) override;
+  torch::Tensor gather_to_root(const torch::Tensor& local) override;
+  std::unique_ptr<RankCommunicator> learner_communicator(std::vector<int64_t> group_sizes,
+                                                         bool node_groups, torch::Device device,
+                                                         bool rank_order) override;
+  void watch(double timeout_seconds, std::function<std::string(int)> describe_rank) override {
+    watchdog_->watch(timeout_seconds, std::move(describe_rank));
+  }
+  double hang_timeout() const override { return watchdog_->timeout(); }
+
   // Collective. Throws ConfigError on every rank unless all ranks pass the same text.
   void check_same(const std::string& text, const std::string& what);
-  // Collective. Rank `root`'s bytes on every rank.
-  std::string broadcast(std::string bytes, int root = 0);
   // Collective. The lowest rank that passes a non-empty `text`, and its text, on every rank
   // (-1 and "" where every rank passes "").
   std::pair<int, std::string> first_rank_saying(const std::string& text);
@@ -62,12 +70,12 @@ class MpiWorld {
   // ranks then sleep between polls instead of spinning: a spinning server or shard takes the
   // scheduler's turns from the workers that compute (docs/performance.md, MPI engine against
   // the simulator).
-  bool host_oversubscribed() const { return host_oversubscribed_; }
+  bool host_oversubscribed() const override { return host_oversubscribed_; }
   // Sets the algorithm of the non-blocking all-reduce that averages the learners ("ring", "tree",
   // "halving-doubling"), every rank the same: Open MPI's coll_libnbc_iallreduce_algorithm,
   // written through the MPI tool interface (MPI_T), which libnbc reads at each call. Returns the
   // value read back. Throws ConfigError where the MPI has no such variable (not Open MPI).
-  int set_iallreduce_algorithm(const std::string& algorithm);
+  int set_iallreduce_algorithm(AllreduceAlgorithm algorithm);
 
   // Ends every rank of the job with `code` (after a failure that other ranks cannot see).
   [[noreturn]] void abort(int code);
@@ -76,6 +84,7 @@ class MpiWorld {
   MPI_Comm comm_ = MPI_COMM_NULL;
   bool host_oversubscribed_ = false;
   std::unique_ptr<Watchdog> watchdog_;
+  std::unique_ptr<MpiTransport> transport_;
   int rank_ = 0;
   int size_ = 1;
 };

@@ -1,6 +1,6 @@
-// The state of one rank of the asynchronous MPI engine: a server shard (an AsyncServer on its
+// The state of one rank of the asynchronous rank engine: a server shard (an AsyncServer on its
 // slice of the vector, plus what the transport tracks: who owes a message, the sends in flight)
-// or a worker (its rule, batch stream and counter). Private to the mpi_async*.cpp files.
+// or a worker (its rule, batch stream and counter). Private to the async_ranks*.cpp files.
 #pragma once
 
 #include <chrono>
@@ -10,19 +10,20 @@
 
 #include "core/host_staging.h"
 #include "engine/async_server.h"
-#include "engine/mpi/mpi_async.h"
-#include "engine/mpi/mpi_transport.h"
+#include "engine/ranks/async_protocol.h"
+#include "engine/ranks/async_ranks.h"
+#include "engine/transport.h"
 
 namespace dsgd {
 
-struct MpiAsyncEngine::Server {
+struct AsyncRanksEngine::Server {
   int64_t shard = 0;
   int64_t shards = 1;
   int64_t params = 0;  // of the whole model
-  mpi_transport::Slice slice;
-  std::unique_ptr<AsyncServer> server;  // on this shard's slice
-  std::vector<char> owes;               // the worker is computing, or its message is in flight
-  std::vector<MPI_Request> sending;     // the parameters last sent to each worker (from `sent`)
+  async_protocol::Slice slice;
+  std::unique_ptr<AsyncServer> server;     // on this shard's slice
+  std::vector<char> owes;                  // the worker is computing, or its message is in flight
+  std::vector<Transport::SendId> sending;  // the parameters last sent to each worker
   std::vector<std::chrono::steady_clock::time_point> owed_since;  // when each was sent
   torch::Tensor incoming;  // a message slice and (shard 0) its loss after it
   bool restored = false;
@@ -32,11 +33,11 @@ struct MpiAsyncEngine::Server {
   int worker_rank(int64_t worker) const { return static_cast<int>(shards + worker); }
 };
 
-struct MpiAsyncEngine::Worker {
+struct AsyncRanksEngine::Worker {
   int64_t index = 0;
   std::unique_ptr<AsyncWorkerRule> rule;
   std::unique_ptr<WorkerStream> stream;
-  std::unique_ptr<HostStaging> staging;  // its messages' way between the GPU and MPI
+  std::unique_ptr<HostStaging> staging;  // its messages' way between the GPU and the transport
   int64_t next_batch = 0;
 
   // Rule state and batch counter, serialized for shard 0's checkpoint.

@@ -1,5 +1,6 @@
-// Synchronous learners on MPI: every rank is one learner of the same plan the simulator follows
-// (sync_round.h), averaging through MpiCommunicator. The losses are all-reduced every round, so
+// Synchronous learners on ranks (engine = "mpi": MPI processes): every rank is one learner of the
+// same plan the simulator follows (sync_round.h), averaging through the world's learner
+// communicator (MpiCommunicator on MPI). The losses are all-reduced every round, so
 // every rank sees the same mean loss and stops on divergence at the same update. At each
 // evaluation the learners' average is all-reduced for rank 0 to evaluate, and every learner's
 // state is gathered to rank 0 for a checkpoint in the simulator's format.
@@ -10,24 +11,23 @@
 
 #include "core/errors.h"
 #include "core/interrupt.h"
-#include "engine/mpi/mpi_communicator.h"
-#include "engine/mpi/mpi_engines.h"
+#include "engine/ranks/rank_engines.h"
 #include "engine/sync_learners.h"
 
 namespace dsgd {
 
-class MpiSyncEngine : public Engine {
+class SyncRanksEngine : public Engine {
  public:
   // Throws ConfigError unless the world has `workers` ranks.
-  MpiSyncEngine(Training& training, MpiWorld& world);
-  ~MpiSyncEngine() override;
+  SyncRanksEngine(Training& training, World& world);
+  ~SyncRanksEngine() override;
   void restore(const TensorMap& checkpoint) override;
   void run() override;
 
  private:
   struct State;
   Training& training_;
-  MpiWorld& world_;
+  World& world_;
   std::unique_ptr<State> state_;
 };
 namespace {
@@ -52,25 +52,25 @@ int agreed_signal(const torch::Tensor& summed_counts) {
 
 }  // namespace
 
-struct MpiSyncEngine::State {
+struct SyncRanksEngine::State {
   SyncPlan plan;
   std::vector<Learner> learner;  // this rank's, alone
   std::unique_ptr<WorkerStream> stream;
-  std::unique_ptr<MpiCommunicator> communicator;
+  std::unique_ptr<RankCommunicator> communicator;
   std::unique_ptr<SyncTraffic> traffic;
   TensorMap gathered;  // every learner's state at the last evaluation (rank 0)
 };
 
-MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
+SyncRanksEngine::SyncRanksEngine(Training& training, World& world)
     : training_(training), world_(world), state_(std::make_unique<State>()) {
   const RunConfig& c = training_.config();
-  world_.watchdog().watch(c.mpi_hang_timeout,
-                          [](int rank) { return fmt::format("learner {} (rank {})", rank, rank); });
+  world_.watch(c.mpi_hang_timeout,
+               [](int rank) { return fmt::format("learner {} (rank {})", rank, rank); });
   State& s = *state_;
   s.plan = sync_plan(*training_.algorithm().sync, c, training_.context().updates_per_epoch());
-  s.communicator =
-      std::make_unique<MpiCommunicator>(world_, s.plan.group_sizes(), s.plan.groups_follow_hosts,
-                                        training_.context().device(), c.allreduce == "rank-order");
+  s.communicator = world_.learner_communicator(s.plan.group_sizes(), s.plan.groups_follow_hosts,
+                                               training_.context().device(),
+                                               c.allreduce == AllreduceAlgorithm::kRankOrder);
   s.traffic = std::make_unique<SyncTraffic>(s.plan.levels.size());
   FlatModel& model = training_.model();
   s.learner.emplace_back(local_optimizer_options(c), model.params().detach(), model.buffers(),
@@ -82,19 +82,19 @@ MpiSyncEngine::MpiSyncEngine(Training& training, MpiWorld& world)
   });
 }
 
-MpiSyncEngine::~MpiSyncEngine() = default;
+SyncRanksEngine::~SyncRanksEngine() = default;
 
-void MpiSyncEngine::restore(const TensorMap& checkpoint) {
+void SyncRanksEngine::restore(const TensorMap& checkpoint) {
   restore_learner(checkpoint, world_.rank(), state_->learner.front());
   state_->traffic->restore(checkpoint);
 }
 
-void MpiSyncEngine::run() {
+void SyncRanksEngine::run() {
   State& s = *state_;
   const RunConfig& c = training_.config();
   FlatModel& model = training_.model();
   Learner& learner = s.learner.front();
-  MpiCommunicator& comm = *s.communicator;
+  RankCommunicator& comm = *s.communicator;
   const double learners = static_cast<double>(world_.size());
   torch::NoGradGuard no_grad;
   using Clock = std::chrono::steady_clock;
@@ -106,15 +106,7 @@ void MpiSyncEngine::run() {
   // (At evaluations only: a GPU learner's tensors come to the host through pageable memory.)
   auto gather = [&](const torch::Tensor& learner_tensor, const std::string& name) {
     if (!learner_tensor.defined()) return;
-    const torch::Tensor local = learner_tensor.cpu().contiguous();
-    torch::Tensor all =
-        world_.rank() == 0 ? torch::empty({world_.size(), local.numel()}) : torch::Tensor();
-    MPI_Request request;
-    check_mpi(MPI_Igather(local.data_ptr<float>(), static_cast<int>(local.numel()), MPI_FLOAT,
-                          world_.rank() == 0 ? all.data_ptr<float>() : nullptr,
-                          static_cast<int>(local.numel()), MPI_FLOAT, 0, world_.comm(), &request),
-              "MPI_Igather");
-    world_.watchdog().wait(request, "MPI_Gather");
+    const torch::Tensor all = world_.gather_to_root(learner_tensor);
     if (world_.rank() != 0) return;
     for (int i = 0; i < world_.size(); ++i) {
       s.gathered["engine/learner/" + std::to_string(i) + "/" + name] = all[i];
@@ -182,8 +174,8 @@ void MpiSyncEngine::run() {
   training_.report().traffic = s.traffic->columns();
 }
 
-std::unique_ptr<Engine> make_mpi_sync_engine(Training& training, MpiWorld& world) {
-  return std::make_unique<MpiSyncEngine>(training, world);
+std::unique_ptr<Engine> make_sync_ranks_engine(Training& training, World& world) {
+  return std::make_unique<SyncRanksEngine>(training, world);
 }
 
 }  // namespace dsgd

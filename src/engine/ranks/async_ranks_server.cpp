@@ -1,7 +1,7 @@
-// The asynchronous MPI server shards. Shard 0 takes messages in arrival order (MPI_Recv from any
-// source), tells the other shards which worker's message to apply next, applies it through its
+// The asynchronous server shards on ranks. Shard 0 takes messages in arrival order (a receive from
+// any source), tells the other shards which worker's message to apply next, applies it through its
 // AsyncServer and sends that worker fresh parameters; it also evaluates, checkpoints and ends the
-// run. Shards 1..S-1 follow its orders on their slices. See mpi_async.h for the whole protocol.
+// run. Shards 1..S-1 follow its orders on their slices. See async_ranks.h for the whole protocol.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -9,35 +9,36 @@
 
 #include "core/errors.h"
 #include "core/interrupt.h"
-#include "engine/mpi/mpi_async_parts.h"
+#include "engine/ranks/async_ranks_parts.h"
 
 namespace dsgd {
 
-using namespace mpi_transport;
+using namespace async_protocol;  // NOLINT(build/namespaces): the protocol's tags and slices
 
 // What every shard does the same way: send parameters, take a worker's message, apply it, send
 // the first parameters after a start or a resume, collect what is owed at the end.
-struct MpiAsyncEngine::ShardOps {
+struct AsyncRanksEngine::ShardOps {
   Server& s;
   Training& training;
-  MpiWorld& world;
-  MPI_Comm comm = world.comm();
+  World& world;
+  Transport& transport = world.transport();
 
+  WaitPace pace() const {
+    return world.host_oversubscribed() ? WaitPace::kPatient : WaitPace::kSpin;
+  }
   void send_params(int64_t worker, int64_t updates) {
     // The worker's row of the sent block is also its send buffer. Its previous parameters were
     // delivered before its message came back, so this wait returns at once.
-    MPI_Request& pending = s.sending[static_cast<size_t>(worker)];
-    world.watchdog().wait(pending, "MPI_Wait");
+    Transport::SendId& pending = s.sending[static_cast<size_t>(worker)];
+    transport.wait_sent(&pending, 1);
     torch::Tensor row = s.server->send(worker, updates);
     if (s.shard == 0) {
       // 8 bytes go out eagerly: a blocking send costs nothing here and needs no buffer to keep.
-      double lr = s.server->lr_of(worker);
-      check_mpi(MPI_Send(&lr, 1, MPI_DOUBLE, s.worker_rank(worker), kRate, comm), "MPI_Send");
+      send_value(transport, s.server->lr_of(worker), s.worker_rank(worker), kRate);
     }
     // Non-blocking: the server takes the next arrival while this worker copies its parameters.
-    check_mpi(MPI_Isend(row.data_ptr<float>(), static_cast<int>(row.numel()), MPI_FLOAT,
-                        s.worker_rank(worker), kParams, comm, &pending),
-              "MPI_Isend");
+    pending = transport.start_send(s.worker_rank(worker), kParams, row.data_ptr<float>(),
+                                   static_cast<size_t>(row.numel()) * sizeof(float));
     s.owes[static_cast<size_t>(worker)] = 1;
     s.owed_since[static_cast<size_t>(worker)] = std::chrono::steady_clock::now();
   }
@@ -45,7 +46,7 @@ struct MpiAsyncEngine::ShardOps {
   // arriving (the watchdog then pings every rank).
   bool message_overdue() const {
     const auto now = std::chrono::steady_clock::now();
-    const auto half = std::chrono::duration<double>(world.watchdog().timeout() / 2);
+    const auto half = std::chrono::duration<double>(world.hang_timeout() / 2);
     for (size_t w = 0; w < s.owes.size(); ++w) {
       if (s.owes[w] && now - s.owed_since[w] > half) return true;
     }
@@ -54,15 +55,13 @@ struct MpiAsyncEngine::ShardOps {
   // Receives worker `worker`'s message (any worker's when negative) into s.incoming, and on
   // shard 0 its loss after it.
   int64_t receive(int64_t worker) {
-    int source = worker < 0 ? MPI_ANY_SOURCE : s.worker_rank(worker);
+    int source = worker < 0 ? Transport::kAnySource : s.worker_rank(worker);
     torch::Tensor message = s.incoming.narrow(0, 0, s.slice.size());
-    const Watchdog::Pace pace =
-        world.host_oversubscribed() ? Watchdog::Pace::kPatient : Watchdog::Pace::kSpin;
-    int rank =
-        recv_floats(message, source, kMessage, world, pace, [this] { return message_overdue(); });
+    int rank = receive_floats(transport, message, source, kMessage, pace(),
+                              [this] { return message_overdue(); });
     if (s.shard == 0) {
       float loss_and_signal[2];
-      recv_watched(loss_and_signal, 2, MPI_FLOAT, rank, kLoss, world);
+      transport.receive(rank, kLoss, loss_and_signal, sizeof(loss_and_signal));
       s.incoming.data_ptr<float>()[s.slice.size()] = loss_and_signal[0];
       s.stop_signal = stronger_interrupt(s.stop_signal, static_cast<int>(loss_and_signal[1]));
     }
@@ -95,24 +94,20 @@ struct MpiAsyncEngine::ShardOps {
     for (int64_t w = 0; w < s.workers(); ++w) {
       if (s.owes[static_cast<size_t>(w)]) receive(w);
     }
-    for (MPI_Request& sending : s.sending) world.watchdog().wait(sending, "MPI_Wait");
+    transport.wait_sent(s.sending.data(), s.sending.size());
   }
 };
 
-void MpiAsyncEngine::run_shard() {
+void AsyncRanksEngine::run_shard() {
   Server& s = *server_;
-  MPI_Comm comm = world_.comm();
+  Transport& transport = world_.transport();
   torch::NoGradGuard no_grad;
   ShardOps ops{s, training_, world_};
   ops.start();
   int64_t updates = training_.updates_done();
   while (true) {
     int64_t order[2];
-    MPI_Request request;
-    check_mpi(MPI_Irecv(order, 2, MPI_INT64_T, 0, kOrder, comm, &request), "MPI_Irecv");
-    world_.watchdog().wait(
-        request, "MPI_Recv",
-        world_.host_oversubscribed() ? Watchdog::Pace::kPatient : Watchdog::Pace::kSpin);
+    transport.receive(0, kOrder, order, sizeof(order), ops.pace());
     const int64_t worker = order[1];
     switch (order[0]) {
       case kApply:
@@ -123,9 +118,8 @@ void MpiAsyncEngine::run_shard() {
         if (order[0] == kApply) ops.send_params(worker, updates);
         break;
       case kEvaluate: {
-        send_floats(s.server->evaluated().contiguous(), 0, kShardReply, comm);
-        double gap = s.server->telemetry().end_period()["gap_rms"];
-        check_mpi(MPI_Send(&gap, 1, MPI_DOUBLE, 0, kShardReply, comm), "MPI_Send");
+        send_floats(transport, s.server->evaluated().contiguous(), 0, kShardReply);
+        send_value(transport, s.server->telemetry().end_period()["gap_rms"], 0, kShardReply);
         break;
       }
       case kHold:
@@ -134,7 +128,8 @@ void MpiAsyncEngine::run_shard() {
       case kSnapshot: {
         TensorMap state;
         s.server->save(state, "");
-        send_bytes(checkpoint_bytes(state), 0, kShardReply, comm);
+        const std::string bytes = checkpoint_bytes(state);
+        transport.send(0, kShardReply, bytes.data(), bytes.size());
         break;
       }
       case kFinish:
@@ -147,10 +142,10 @@ void MpiAsyncEngine::run_shard() {
   }
 }
 
-void MpiAsyncEngine::run_server() {
+void AsyncRanksEngine::run_server() {
   Server& s = *server_;
   AsyncServer& server = *s.server;
-  MPI_Comm comm = world_.comm();
+  Transport& transport = world_.transport();
   torch::NoGradGuard no_grad;
   ShardOps ops{s, training_, world_};
   using Clock = std::chrono::steady_clock;
@@ -164,10 +159,8 @@ void MpiAsyncEngine::run_server() {
     return time_offset + std::chrono::duration<double>(Clock::now() - start).count() - paused;
   };
   auto order = [&](OrderCode code, int64_t worker) {
-    int64_t message[2] = {code, worker};
-    for (int k = 1; k < s.shards; ++k) {
-      check_mpi(MPI_Send(message, 2, MPI_INT64_T, k, kOrder, comm), "MPI_Send");
-    }
+    const int64_t message[2] = {code, worker};
+    for (int k = 1; k < s.shards; ++k) transport.send(k, kOrder, message, sizeof(message));
   };
 
   // A checkpoint: collect what every busy worker owes (every shard holds the same messages),
@@ -180,11 +173,12 @@ void MpiAsyncEngine::run_server() {
     }
     order(kSnapshot, 0);
     for (int k = 1; k < s.shards; ++k) {
-      checkpoint[shard_state_key(k)] = bytes_tensor(recv_bytes(k, kShardReply, world_));
+      checkpoint[shard_state_key(k)] = bytes_tensor(transport.receive_bytes(k, kShardReply));
     }
     for (int64_t w = 0; w < s.workers(); ++w) {
-      send_empty(s.worker_rank(w), kStateRequest, comm);
-      checkpoint[worker_state_key(w)] = bytes_tensor(recv_bytes(s.worker_rank(w), kState, world_));
+      send_empty(transport, s.worker_rank(w), kStateRequest);
+      checkpoint[worker_state_key(w)] =
+          bytes_tensor(transport.receive_bytes(s.worker_rank(w), kState));
     }
     server.save(checkpoint, "engine/");
   });
@@ -199,8 +193,8 @@ void MpiAsyncEngine::run_server() {
     for (int k = 1; k < s.shards; ++k) {
       Slice slice = shard_slice(k, s.shards, s.params);
       torch::Tensor part = whole.slice(0, slice.lo, slice.hi);
-      recv_floats(part, k, kShardReply, world_);
-      recv_watched(&shard_gaps[static_cast<size_t>(k)], 1, MPI_DOUBLE, k, kShardReply, world_);
+      receive_floats(transport, part, k, kShardReply);
+      shard_gaps[static_cast<size_t>(k)] = receive_value<double>(transport, k, kShardReply);
     }
     return whole;
   };
@@ -249,7 +243,7 @@ void MpiAsyncEngine::run_server() {
   // Collect what is still owed, everywhere, then release every worker.
   order(kFinish, 0);
   ops.finish();
-  for (int64_t w = 0; w < s.workers(); ++w) send_empty(s.worker_rank(w), kStop, comm);
+  for (int64_t w = 0; w < s.workers(); ++w) send_empty(transport, s.worker_rank(w), kStop);
   if (interrupted) std::rethrow_exception(interrupted);
   training_.report().staleness_histogram = server.telemetry().histogram();
   training_.report().traffic =

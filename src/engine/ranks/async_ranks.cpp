@@ -1,28 +1,29 @@
-// Setting up the ranks of the asynchronous MPI engine; see mpi_async.h. The server shards' loops
-// are in mpi_async_server.cpp, the workers' in mpi_async_worker.cpp.
-#include "engine/mpi/mpi_async.h"
+// Setting up the ranks of the asynchronous rank engine; see async_ranks.h. The server shards'
+// loops are in async_ranks_server.cpp, the workers' in async_ranks_worker.cpp.
+#include "engine/ranks/async_ranks.h"
 
 #include <fmt/format.h>
 
 #include "core/errors.h"
 #include "engine/async_server.h"
-#include "engine/mpi/mpi_async_parts.h"
-#include "engine/mpi/mpi_engines.h"
+#include "engine/ranks/async_ranks_parts.h"
+#include "engine/ranks/rank_engines.h"
 #include "train/local_steps.h"
 
 namespace dsgd {
 
-using namespace mpi_transport;
+using namespace async_protocol;  // NOLINT(build/namespaces): the protocol's tags and slices
 
-MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
+AsyncRanksEngine::AsyncRanksEngine(Training& training, World& world)
     : training_(training), world_(world) {
   const RunConfig& c = training_.config();
   shards_ = c.servers;
   if (!c.timing_trace.empty()) {
-    throw ConfigError("timing.trace replays an order in the simulator; an MPI run makes its own",
-                      "drop timing.trace, or use engine = \"sim\"");
+    throw ConfigError(
+        "timing.trace replays an order in the simulator; a run on ranks makes its own",
+        "drop timing.trace, or use engine = \"sim\"");
   }
-  world_.watchdog().watch(c.mpi_hang_timeout, [shards = shards_](int rank) {
+  world_.watch(c.mpi_hang_timeout, [shards = shards_](int rank) {
     return rank < shards ? fmt::format("server shard {} (rank {})", rank, rank)
                          : fmt::format("worker {} (rank {})", rank - shards, rank);
   });
@@ -45,13 +46,13 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
     s.params = theta0.numel();
     s.slice = shard_slice(s.shard, shards_, s.params);
     // Every rule is element-wise, so a shard runs it on its slice as if it were the model. It runs
-    // in host memory, where MPI delivers messages, whatever the device: a GPU would add two
-    // copies to each message for a handful of element-wise operations (it still evaluates).
+    // in host memory, where the transport delivers messages, whatever the device: a GPU would add
+    // two copies to each message for a handful of element-wise operations (it still evaluates).
     s.server = std::make_unique<AsyncServer>(
         algorithm, options, theta0.slice(0, s.slice.lo, s.slice.hi).cpu().clone(), c.workers,
         [&training = training_](int64_t updates) { return training.lr_at(updates); }, c.gap_sample);
     s.owes.assign(static_cast<size_t>(c.workers), 0);
-    s.sending.assign(static_cast<size_t>(c.workers), MPI_REQUEST_NULL);
+    s.sending.assign(static_cast<size_t>(c.workers), 0);
     s.owed_since.assign(static_cast<size_t>(c.workers), std::chrono::steady_clock::now());
     // Zeros: shards other than 0 receive no loss, and their held messages go into checkpoints.
     s.incoming = torch::zeros({s.slice.size() + 1}, torch::kFloat);
@@ -63,8 +64,7 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
     worker_->stream = std::make_unique<WorkerStream>(training_.make_stream(worker_->index));
     worker_->staging = std::make_unique<HostStaging>(training_.context().device());
   }
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &server_bytes, 1, MPI_INT64_T, MPI_SUM, world_.comm()),
-            "MPI_Allreduce");
+  server_bytes = world_.sum(server_bytes);
   if (server_) {
     training_.report().evaluated = server_->server->rule().evaluated_name();
     training_.report().server_bytes = server_bytes;
@@ -72,9 +72,9 @@ MpiAsyncEngine::MpiAsyncEngine(Training& training, MpiWorld& world)
   }
 }
 
-MpiAsyncEngine::~MpiAsyncEngine() = default;
+AsyncRanksEngine::~AsyncRanksEngine() = default;
 
-void MpiAsyncEngine::restore(const TensorMap& checkpoint) {
+void AsyncRanksEngine::restore(const TensorMap& checkpoint) {
   if (worker_) {
     worker_->restore_state(
         tensor_bytes(checkpoint_entry(checkpoint, worker_state_key(worker_->index))));
@@ -92,7 +92,7 @@ void MpiAsyncEngine::restore(const TensorMap& checkpoint) {
   s.restored = true;
 }
 
-void MpiAsyncEngine::run() {
+void AsyncRanksEngine::run() {
   if (!server_) {
     run_worker();
   } else if (server_->shard == 0) {
@@ -102,8 +102,8 @@ void MpiAsyncEngine::run() {
   }
 }
 
-std::unique_ptr<Engine> make_mpi_async_engine(Training& training, MpiWorld& world) {
-  return std::make_unique<MpiAsyncEngine>(training, world);
+std::unique_ptr<Engine> make_async_ranks_engine(Training& training, World& world) {
+  return std::make_unique<AsyncRanksEngine>(training, world);
 }
 
 }  // namespace dsgd
