@@ -33,17 +33,6 @@ uint64_t splitmix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// Uniform integer in [0, n) without modulo bias: draws below 2^64 mod n are rejected, leaving a
-// range that is a whole multiple of n. std::uniform_int_distribution is not used because its
-// algorithm, and so its output, differs between standard libraries.
-uint64_t uniform_below(std::mt19937_64& rng, uint64_t n) {
-  const uint64_t threshold = (0 - n) % n;
-  for (;;) {
-    uint64_t r = rng();
-    if (r >= threshold) return r % n;
-  }
-}
-
 void check_images(const torch::Tensor& images, const char* caller) {
   if (!images.defined() || images.dim() != 4 ||
       (images.scalar_type() != torch::kUInt8 && images.scalar_type() != torch::kFloat)) {
@@ -67,6 +56,15 @@ std::vector<float> per_channel(const std::vector<float>& values, int64_t channel
 }
 
 }  // namespace
+
+// Draws below 2^64 mod n are rejected, leaving a range that is a whole multiple of n.
+uint64_t uniform_below(std::mt19937_64& rng, uint64_t n) {
+  const uint64_t threshold = (0 - n) % n;
+  for (;;) {
+    uint64_t r = rng();
+    if (r >= threshold) return r % n;
+  }
+}
 
 uint64_t mix_seed(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
   // Each step is a bijection with full avalanche, so every input bit reaches every output bit.

@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <random>
 
 #include "data/dataset.h"
 
@@ -59,5 +60,9 @@ torch::Tensor augment_crop_flip_gather(const torch::Tensor& images, int64_t pad,
 
 // Mixes several integers into one well-spread 64-bit seed (splitmix64 chain).
 uint64_t mix_seed(uint64_t a, uint64_t b, uint64_t c = 0, uint64_t d = 0);
+
+// A uniform integer in [0, n) without modulo bias, the same on every standard library
+// (std::uniform_int_distribution's algorithm, and so its output, differs between them).
+uint64_t uniform_below(std::mt19937_64& rng, uint64_t n);
 
 }  // namespace dsgd
