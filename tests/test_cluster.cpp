@@ -15,6 +15,7 @@
 
 #include "cli_helpers.h"
 #include "core/errors.h"
+#include "experiment/report_sections.h"
 #include "run/clock_only.h"
 #include "run/progress.h"
 #include "train/cluster.h"
@@ -449,6 +450,18 @@ rule = "the batch-128 step x B / 128"
   const ClusterTable builtin = load_cluster_table();
   EXPECT_EQ(builtin.device("h200").derived.count("resnet20-proj 256 contiguous fp32"), 1u);
   EXPECT_EQ(builtin.device("h200").derived.count("resnet20 128 contiguous fp32"), 0u);
+  // A report priced on such a device says so under its title, for --device or a cluster's own.
+  ReportOptions options;
+  options.cluster_file = file.string();
+  EXPECT_EQ(report_internal::derived_steps_note(options), "");  // no cluster: no prices
+  options.clusters = {"hosts-of-4"};
+  const std::string note = report_internal::derived_steps_note(options);
+  EXPECT_NE(note.find("Priced on card, whose steps for resnet20 256 channels-last bf16 are "
+                      "derived, not measured (the batch-128 step x B / 128)"),
+            std::string::npos)
+      << note;
+  options.device = "h200";
+  EXPECT_NE(report_internal::derived_steps_note(options).find("Priced on h200"), std::string::npos);
 
   for (const auto& [text, says] : std::vector<std::pair<std::string, std::string>>{
            {kTable + "[devices.card.derived.step]\n\"resnet20 64 contiguous fp32\" = 0.03\n",

@@ -4,15 +4,41 @@
 // one page answers "which algorithm wins where". The tables and figures above it keep the first
 // cluster's clock. See report_sections.h.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <set>
 #include <sstream>
 
 #include "experiment/report_sections.h"
 #include "experiment/retime.h"
 #include "run/progress.h"
+#include "train/cluster.h"
 
 namespace dsgd {
 namespace report_internal {
+
+std::string derived_steps_note(const ReportOptions& options) {
+  if (options.clusters.empty()) return "";
+  const ClusterTable table = load_cluster_table(options.cluster_file);
+  std::set<std::string> devices;
+  if (!options.device.empty()) {
+    devices.insert(options.device);
+  } else {
+    for (const std::string& cluster : options.clusters)
+      devices.insert(table.cluster(cluster).device);
+  }
+  std::string note;
+  for (const std::string& name : devices) {
+    if (name == "measured") continue;
+    const DeviceProfile& device = table.device(name);
+    if (device.derived.empty()) continue;
+    note += fmt::format(
+        "Priced on {}, whose steps for {} are derived, not measured ({}); `dsgd list clusters` "
+        "marks them.\n\n",
+        name, fmt::join(device.derived, ", "), device.derived_rule);
+  }
+  return note;
+}
 
 std::string clusters_section(const Experiment& experiment, const std::vector<double>& targets,
                              const Layout& layout, const ReportOptions& options) {

@@ -44,6 +44,11 @@ std::string accuracy_section(const Experiment& experiment);
 // (report_targets.cpp); "" otherwise.
 std::string targets_section(const Experiment& experiment, const Layout& layout);
 
+// Where the device the clusters price with (`--device`, else each cluster's own) has steps derived
+// rather than measured: a paragraph naming them and the rule (no page passes one off as
+// measured); "" otherwise (report_clusters.cpp).
+std::string derived_steps_note(const ReportOptions& options);
+
 // With more than one cluster asked for: every run re-timed on each, each configuration's time to
 // the target and whole run per cluster (report_clusters.cpp); "" otherwise. `targets`: each
 // configuration's target accuracy, as the table above used.
