@@ -7,7 +7,6 @@
 #include "core/errors.h"
 #include "engine/sync_learners.h"
 #include "experiment/sync_reclock.h"
-#include "run/run_plan.h"
 #include "train/cluster.h"
 #include "train/config.h"
 
@@ -40,8 +39,8 @@ void mark_auto_format(const nlohmann::json& summary, RunShape& shape) {
 void retime_run(RunResult& run, const ClusterTable& table, const std::string& cluster,
                 const std::string& device) {
   const RunConfig& config = recorded_config(run);
-  const RunPlan run_plan = plan_run(config);
-  const AlgorithmInfo& algo = *run_plan.algorithm;
+  // The algorithm's entry, not a plan of the run: what the run recorded is the rest.
+  const AlgorithmInfo& algo = find_algorithm(config.algo);
   const ClusterProfile& profile = table.cluster(cluster);
   // Made on this cluster: its own clock is the answer where it cannot be derived (an asynchronous
   // run's, or one whose ranks shared cores and timed their step so); a synchronous simulator

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
+#include "algos/catalog.h"
 #include "engine/sim/sync_clock.h"
 #include "engine/sync_learners.h"
-#include "run/run_plan.h"
 #include "train/cluster.h"
 
 namespace dsgd {
@@ -28,8 +28,8 @@ int64_t steps_per_epoch(const RunResult& run) {
 // The clock after each of `rounds` (nondecreasing) rounds.
 std::vector<double> compute_times(const RunResult& run, const RunConfig& config,
                                   double core_sharing, const std::vector<double>& rounds) {
-  const RunPlan run_plan = plan_run(config);
-  SyncClock clock(config, sync_plan(*run_plan.algorithm->sync, config, steps_per_epoch(run)),
+  SyncClock clock(config,
+                  sync_plan(*find_algorithm(config.algo).sync, config, steps_per_epoch(run)),
                   core_sharing);
   std::vector<double> times;
   for (double r : rounds) {
@@ -55,7 +55,7 @@ void reclock_synchronous_runs(Experiment& experiment) {
         continue;
       }
       const RunConfig& config = recorded_config(run);
-      if (plan_run(config).family != AlgorithmFamily::kSync) continue;
+      if (find_algorithm(config.algo).family != AlgorithmFamily::kSync) continue;
       if (!config.cluster.empty() &&
           load_cluster_table(config.cluster_file).cluster(config.cluster).ranks_share_cores) {
         continue;
