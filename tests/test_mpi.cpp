@@ -536,7 +536,9 @@ struct BackgroundJob {
   }
 };
 
-bool wait_for_file(const fs::path& path, int seconds = 60) {
+// Generous: a job of four ranks on two cores beside other tests (CI runs two at once) once took
+// more than 60 s to write its first checkpoint (Mpi.SignalsStopEveryAsyncRankAtOneUpdateAndResume).
+bool wait_for_file(const fs::path& path, int seconds = 240) {
   for (int i = 0; i < seconds * 1000 && !fs::exists(path); ++i) ::usleep(1000);
   return fs::exists(path);
 }
