@@ -103,7 +103,7 @@ class ThreadCommunicator : public RankCommunicator {
       combine_as<float>(all, first, size, result.data_ptr<float>(), n, mean);
     }
     torch::NoGradGuard no_grad;
-    const_cast<torch::Tensor&>(tensor).copy_(result);
+    tensor.copy_(result);
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   template <typename T>
