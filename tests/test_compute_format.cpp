@@ -41,7 +41,7 @@ const ComputeFormat kChannelsLastBf16{MemoryFormat::kChannelsLast, Precision::kB
 ModelReplica replica(const std::string& model, const InputShape& shape,
                      const ComputeFormat& format) {
   torch::manual_seed(0);
-  ModelReplica r{make_model(model, shape), nullptr};
+  ModelReplica r{make_model(model, shape), nullptr, false, shape.task()};
   r.net->set_compute_format(format);
   r.flat = std::make_unique<FlatModel>(r.net);
   return r;

@@ -36,8 +36,9 @@ double relative_error(const torch::Tensor& a, const torch::Tensor& b) {
 // The built-in lenet5-bn and the TorchScript one with the built-in's initial parameters and
 // buffers copied in.
 struct Twins {
-  ModelReplica builtin{make_model("lenet5-bn", kMnist), nullptr};
-  ModelReplica scripted{make_model(kFixtures + "lenet5_bn.pt", kMnist), nullptr};
+  ModelReplica builtin{make_model("lenet5-bn", kMnist), nullptr, false, kMnist.task()};
+  ModelReplica scripted{make_model(kFixtures + "lenet5_bn.pt", kMnist), nullptr, false,
+                        kMnist.task()};
   Twins() {
     builtin.flat = std::make_unique<FlatModel>(builtin.net, torch::kCPU);
     scripted.flat = std::make_unique<FlatModel>(scripted.net, torch::kCPU);

@@ -7,8 +7,11 @@
 #include <torch/torch.h>
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "data/token_corpus.h"
 
 namespace dsgd {
 
@@ -35,12 +38,16 @@ struct Normalization {
 // channel keeps a unit std.
 Normalization channel_normalization(const torch::Tensor& images);
 
-// A train/test pair as a named dataset ships it, with how its batches are to be prepared.
+// A train/test pair as a named dataset ships it, with how its batches are to be prepared; or,
+// for language modelling, a token corpus (train and test then hold no images).
 struct DatasetPair {
   Dataset train;
   Dataset test;
   Normalization normalization;
   bool augment = false;  // pad-4 random crop + horizontal flip on training batches (CIFAR)
+  std::shared_ptr<const TokenCorpus> text;  // set: a language model's tokens
+
+  bool is_text() const { return text != nullptr; }
 };
 
 // IDX files (MNIST, Fashion-MNIST), gzip-compressed or plain: chosen by the gzip magic bytes,

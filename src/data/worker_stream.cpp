@@ -8,6 +8,8 @@
 // made on the host (three numbers per image), applied by two gathers.
 #include "data/worker_stream.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -219,7 +221,7 @@ torch::Tensor augment_crop_flip_gather(const torch::Tensor& images, int64_t pad,
 
 WorkerStream::WorkerStream(const Dataset& data, Normalization norm, bool augment,
                            int64_t batch_size, uint64_t seed, int64_t worker)
-    : data_(data),
+    : data_(&data),
       norm_(std::move(norm)),
       augment_(augment),
       batch_size_(batch_size),
@@ -246,9 +248,25 @@ WorkerStream::WorkerStream(const Dataset& data, Normalization norm, bool augment
   batches_per_pass_ = n / batch_size;
 }
 
+WorkerStream::WorkerStream(const TokenCorpus& text, int64_t batch_size, int64_t seq_len,
+                           uint64_t seed, int64_t worker)
+    : text_(&text), seq_len_(seq_len), batch_size_(batch_size), seed_(seed), worker_(worker) {
+  if (batch_size <= 0 || seq_len <= 0) {
+    throw ConfigError(
+        fmt::format("batch_size ({}) and seq_len ({}) must be positive", batch_size, seq_len));
+  }
+  const int64_t tokens = text.train.size(0);
+  if (tokens <= seq_len + 1) {
+    throw ConfigError(fmt::format("seq_len = {} leaves no window in the {} training tokens of {}",
+                                  seq_len, tokens, text.name),
+                      "use a shorter seq_len or a longer text");
+  }
+  batches_per_pass_ = std::max<int64_t>(1, tokens / (batch_size * seq_len));
+}
+
 const torch::Tensor& WorkerStream::permutation_for_pass(int64_t pass) {
   if (pass == cached_pass_) return permutation_;
-  const int64_t n = data_.size();
+  const int64_t n = data_->size();
   permutation_ = torch::arange(n, torch::kInt64);
   int64_t* p = permutation_.data_ptr<int64_t>();
   std::mt19937_64 rng(mix_seed(seed_, static_cast<uint64_t>(worker_), static_cast<uint64_t>(pass)));
@@ -262,12 +280,18 @@ const torch::Tensor& WorkerStream::permutation_for_pass(int64_t pass) {
 
 Batch WorkerStream::batch(int64_t k) {
   if (k < 0) throw Error("WorkerStream::batch: k must be >= 0, got " + std::to_string(k));
+  if (text_ != nullptr) {
+    const torch::Tensor windows =
+        training_windows(text_->train, batch_size_, seq_len_, seed_, worker_, k);
+    return {windows.narrow(1, 0, seq_len_).contiguous(),
+            windows.narrow(1, 1, seq_len_).contiguous()};
+  }
   const int64_t pass = k / batches_per_pass_;
   const int64_t position = k % batches_per_pass_;
   torch::Tensor indices = permutation_for_pass(pass).narrow(0, position * batch_size_, batch_size_);
   // A dataset on a GPU is batched there: only the batch's indices travel.
-  if (!data_.images.is_cpu()) indices = indices.to(data_.images.device());
-  torch::Tensor images = data_.images.index_select(0, indices);
+  if (!data_->images.is_cpu()) indices = indices.to(data_->images.device());
+  torch::Tensor images = data_->images.index_select(0, indices);
   if (augment_) {
     images = augment_crop_flip(
         images, kAugmentPad,
@@ -275,7 +299,7 @@ Batch WorkerStream::batch(int64_t k) {
   }
   Batch out;
   out.inputs = normalize_images(images, norm_).contiguous();
-  out.labels = data_.labels.index_select(0, indices).contiguous();
+  out.labels = data_->labels.index_select(0, indices).contiguous();
   return out;
 }
 

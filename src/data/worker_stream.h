@@ -1,7 +1,8 @@
 // Per-worker deterministic minibatch streams. Worker i's k-th minibatch is a pure function of
 // (seed, i, k): each worker walks its own shuffled permutation of the training set, reshuffled
-// every pass. That makes simulated and MPI runs see the same data, lets a recorded MPI arrival
-// order be replayed in the simulator, and makes resuming a run trivial (only k is state).
+// every pass (a token corpus: each batch is windows at positions drawn from (seed, i, k)). That
+// makes simulated and MPI runs see the same data, lets a recorded MPI arrival order be replayed in
+// the simulator, and makes resuming a run trivial (only k is state).
 #pragma once
 
 #include <torch/torch.h>
@@ -14,8 +15,9 @@
 namespace dsgd {
 
 struct Batch {
-  torch::Tensor inputs;  // float32 [B, C, H, W], normalised (and augmented when asked)
-  torch::Tensor labels;  // int64 [B]
+  torch::Tensor inputs;  // float32 [B, C, H, W], normalised (and augmented when asked); or
+                         // int64 tokens [B, T]
+  torch::Tensor labels;  // int64 [B]; or the next tokens, int64 [B, T]
 };
 
 // Turns uint8 images into normalised float inputs: x = (u8/255 - mean[c]) / std[c]; float32
@@ -27,6 +29,11 @@ class WorkerStream {
   // worker may be any id; evaluation helpers use ids past the last worker.
   WorkerStream(const Dataset& data, Normalization norm, bool augment, int64_t batch_size,
                uint64_t seed, int64_t worker);
+  // Windows of seq_len + 1 tokens of the corpus's training stream (data/token_corpus.h): inputs
+  // the first seq_len, labels the last. A pass is as many batches as the stream holds windows'
+  // worth of tokens, floor(n / (B seq_len)), so an epoch reads about the corpus once.
+  WorkerStream(const TokenCorpus& text, int64_t batch_size, int64_t seq_len, uint64_t seed,
+               int64_t worker);
 
   // The k-th minibatch of this worker (k = 0, 1, 2, ...). Passes hold floor(n / B) batches;
   // the last partial batch of each pass is dropped, as PyTorch's drop_last does.
@@ -37,9 +44,11 @@ class WorkerStream {
  private:
   const torch::Tensor& permutation_for_pass(int64_t pass);
 
-  const Dataset& data_;
+  const Dataset* data_ = nullptr;      // images
+  const TokenCorpus* text_ = nullptr;  // or tokens
+  int64_t seq_len_ = 0;
   Normalization norm_;
-  bool augment_;
+  bool augment_ = false;
   int64_t batch_size_;
   uint64_t seed_;
   int64_t worker_;

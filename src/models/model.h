@@ -1,5 +1,6 @@
-// Models and their registry. Every model maps float [B, C, H, W] inputs to [B, classes] logits
-// and is built for the dataset's input shape, so one name serves MNIST- and CIFAR-shaped data.
+// Models and their registry. An image model maps float [B, C, H, W] inputs to [B, classes] logits
+// and is built for the dataset's input shape, so one name serves MNIST- and CIFAR-shaped data; a
+// language model maps int64 tokens [B, T] to [B, T, vocabulary] logits.
 #pragma once
 
 #include <torch/torch.h>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "models/compute_format.h"
+#include "models/task.h"
 
 namespace dsgd {
 
@@ -45,12 +47,31 @@ struct InputShape {
   int64_t channels = 1;
   int64_t height = 28;
   int64_t width = 28;
-  int64_t num_classes = 10;
+  int64_t num_classes = 10;  // a language model's: the vocabulary's size
+  int64_t seq_len = 0;       // > 0: token inputs [B, seq_len] (a language model), not images
+
+  bool tokens() const { return seq_len > 0; }
+  // What a model of this shape learns: tokens are language modelling.
+  Task task() const {
+    return {tokens() ? TaskKind::kLanguageModel : TaskKind::kClassification, num_classes};
+  }
+};
+
+// Zeros in the shape a model of `shape` takes, `samples` of them: float images or int64 tokens.
+torch::Tensor example_input(const InputShape& shape, int64_t samples);
+
+// The sizes of the built-in transformer (the config's transformer.* keys); the image models have
+// none of their own.
+struct ModelOptions {
+  int64_t layers = 6;
+  int64_t heads = 6;
+  int64_t width = 384;
 };
 
 // Throws ConfigError (naming the closest valid name) for an unknown model, or when the model
-// cannot take this input shape (e.g. resnet on a too-small image).
-std::shared_ptr<Model> make_model(const std::string& name, const InputShape& shape);
+// cannot take this input shape (e.g. resnet on a too-small image, an image model on tokens).
+std::shared_ptr<Model> make_model(const std::string& name, const InputShape& shape,
+                                  const ModelOptions& options = {});
 
 struct ModelInfo {
   std::string name;

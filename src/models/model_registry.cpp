@@ -1,6 +1,8 @@
 // The model registry: the one list of model names users can type, with a line on each for
 // --help style listings, and make_model() which checks the input shape and dispatches to the
 // family factories in zoo.h. Papers are cited in the family files.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -9,6 +11,7 @@
 #include "core/errors.h"
 #include "core/names.h"
 #include "models/model.h"
+#include "models/transformer.h"
 #include "models/zoo.h"
 
 namespace dsgd {
@@ -17,7 +20,10 @@ namespace {
 struct Entry {
   ModelInfo info;
   std::function<std::shared_ptr<Model>(const std::string&, const InputShape&)> make;
+  bool takes_tokens = false;  // a language model
 };
+
+constexpr char kTransformer[] = "transformer";
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> table = [] {
@@ -60,6 +66,12 @@ const std::vector<Entry>& entries() {
          wide(16, 4)},
         {{"wrn-28-10", "Wide ResNet 28-10 (Zagoruyko & Komodakis 2016), no dropout, 36.5M params"},
          wide(28, 10)},
+        // Built by make_model from its options (the transformer.* keys), not from this maker.
+        {{kTransformer,
+          "decoder-only transformer for next-token prediction, nanoGPT's GPT (Radford et al. "
+          "2019): transformer.layers, .heads, .width and seq_len (10.6M parameters at 6, 6, 384)"},
+         nullptr,
+         true},
     };
   }();
   return table;
@@ -109,7 +121,13 @@ const std::vector<ModelInfo>& model_registry() {
   return infos;
 }
 
-std::shared_ptr<Model> make_model(const std::string& name, const InputShape& shape) {
+torch::Tensor example_input(const InputShape& shape, int64_t samples) {
+  if (shape.tokens()) return torch::zeros({samples, shape.seq_len}, torch::kLong);
+  return torch::zeros({samples, shape.channels, shape.height, shape.width}, torch::kFloat);
+}
+
+std::shared_ptr<Model> make_model(const std::string& name, const InputShape& shape,
+                                  const ModelOptions& options) {
   if (is_model_path(name)) return load_torchscript_model(name, shape);
   const auto& table = entries();
   auto it = std::find_if(table.begin(), table.end(),
@@ -118,6 +136,25 @@ std::shared_ptr<Model> make_model(const std::string& name, const InputShape& sha
     std::vector<std::string> names;
     for (const auto& entry : table) names.push_back(entry.info.name);
     throw unknown_name("model", name, names);
+  }
+  if (it->takes_tokens != shape.tokens()) {
+    throw ConfigError(
+        it->takes_tokens
+            ? fmt::format("model {} is a language model, and the dataset holds images", name)
+            : fmt::format("model {} classifies images, and the dataset is a token corpus", name),
+        it->takes_tokens ? "choose an image model (see `dsgd list models`), or a text corpus "
+                           "for dataset"
+                         : "use model = \"transformer\", or a TorchScript language model (a .pt "
+                           "file mapping int64 tokens [B, T] to [B, T, vocabulary] logits)");
+  }
+  if (shape.tokens()) {
+    TransformerShape transformer;
+    transformer.vocabulary = shape.num_classes;
+    transformer.seq_len = shape.seq_len;
+    transformer.layers = options.layers;
+    transformer.heads = options.heads;
+    transformer.width = options.width;
+    return make_transformer(transformer);
   }
   if (shape.channels < 1 || shape.height < 1 || shape.width < 1 || shape.num_classes < 1) {
     // Reaching here means a dataset reported a broken shape, not that the user mistyped.

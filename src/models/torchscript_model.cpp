@@ -113,33 +113,39 @@ class TorchScriptModel : public Model {
   // One forward pass in eval mode (BatchNorm statistics untouched) on zeros of the dataset's
   // shape, so a mismatch stops the run before it starts.
   void check_shapes(const std::string& path, const InputShape& shape) {
-    const std::vector<int64_t> input = {2, shape.channels, shape.height, shape.width};
+    const torch::Tensor input = example_input(shape, 2);
+    const std::string input_text =
+        fmt::format("{} [{}]", shape.tokens() ? "tokens" : "input", fmt::join(input.sizes(), ", "));
     torch::Tensor out;
     {
       torch::NoGradGuard no_grad;
       module_.eval();
       try {
-        c10::IValue result = module_.forward({torch::zeros(input)});
+        c10::IValue result = module_.forward({input});
         if (result.isTensor()) out = result.toTensor();
       } catch (const std::exception& e) {
         module_.train();
-        throw ConfigError(
-            fmt::format("model '{}' cannot take the dataset's input [{}]: {}", path,
-                        fmt::join(input, ", "), first_line(e.what())),
-            "export the network for this dataset's images (channels x height x width)");
+        throw ConfigError(fmt::format("model '{}' cannot take the dataset's {}: {}", path,
+                                      input_text, first_line(e.what())),
+                          shape.tokens()
+                              ? "export a language model that takes int64 tokens [B, T] (T up to "
+                                "seq_len)"
+                              : "export the network for this dataset's images (channels x height x "
+                                "width)");
       }
       module_.train();
     }
-    const std::vector<int64_t> wanted = {2, shape.num_classes};
-    if (!out.defined() || out.sizes().vec() != wanted) {
+    const Task task = shape.task();
+    const std::string mismatch =
+        out.defined() ? task.shape_mismatch(out, task.example_targets(2, shape.seq_len))
+                      : "something that is not a tensor";
+    if (!mismatch.empty()) {
       throw ConfigError(
-          fmt::format("model '{}' maps the dataset's input [{}] to {}, where [{}] logits are "
-                      "needed",
-                      path, fmt::join(input, ", "),
-                      out.defined() ? fmt::format("[{}]", fmt::join(out.sizes(), ", "))
-                                    : std::string("something that is not a tensor"),
-                      fmt::join(wanted, ", ")),
-          "the last layer must give one logit per class of this dataset");
+          fmt::format("model '{}' maps the dataset's {} to {}", path, input_text, mismatch),
+          shape.tokens() ? "the last layer must give one logit per token of the "
+                           "vocabulary at every position"
+                         : "the last layer must give one logit per class of this "
+                           "dataset");
     }
     if (out.scalar_type() != torch::kFloat) {
       throw ConfigError(fmt::format("model '{}' gives {} logits; dsgd trains float32 models", path,

@@ -5,8 +5,8 @@
 // the residual projections N(0, 0.02 / sqrt(2 layers)), biases zero. Int64 tokens [B, T] in,
 // float logits [B, T, vocabulary] out. Attention is written out (scores, causal mask, softmax)
 // because the Debian LibTorch (1.13) has no public scaled_dot_product_attention; dropout is left
-// out (nanoGPT's default for pretraining is 0). Not yet in the model registry, which maps images
-// to class logits: the language-model task that feeds it tokens is the next piece.
+// out (nanoGPT's default for pretraining is 0). The registry's "transformer" (model_registry.cpp)
+// builds it for a token corpus's vocabulary and the config's seq_len and transformer.* keys.
 #pragma once
 
 #include <memory>

@@ -33,13 +33,13 @@ struct BatchResult {
   int64_t correct = 0;
 };
 
-// Samples [start, start + n) of `data` through `net`, which is in eval mode.
-BatchResult evaluate_batch(Model& net, const Dataset& data, const Normalization& norm,
-                           torch::Device device, int64_t start, int64_t n) {
+// One batch through `net`, which is in eval mode: the summed cross-entropy of its predictions
+// (one per image, or one per token) and how many of them were right.
+BatchResult evaluate_batch(Model& net, const Batch& batch, torch::Device device) {
   torch::NoGradGuard no_grad;
-  torch::Tensor inputs = normalize_images(data.images.narrow(0, start, n), norm).to(device);
-  torch::Tensor labels = data.labels.narrow(0, start, n).to(device);
-  torch::Tensor logits = net.predict(inputs);
+  torch::Tensor labels = batch.labels.to(device).reshape({-1});
+  torch::Tensor logits = net.predict(batch.inputs.to(device));
+  logits = logits.reshape({-1, logits.size(-1)});
   BatchResult result;
   result.loss_sum =
       torch::nn::functional::cross_entropy(
@@ -55,15 +55,23 @@ Model& forward_model_of(torch::nn::Module& module) {
   return *net;
 }
 
-}  // namespace
+// The samples an evaluation reads: `count` of them, `predictions` predictions each (one for an
+// image, seq_len for a window of tokens), batch(start, n) the samples [start, start + n).
+struct EvalSamples {
+  int64_t count = 0;
+  int64_t predictions = 1;
+  std::function<Batch(int64_t start, int64_t n)> batch;
+};
 
-EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& norm,
-                    torch::Device device, int64_t chunk,
-                    const std::function<void()>& between_batches, ReplicaRunner* replicas) {
+EvalResult evaluate_samples(FlatModel& model, const EvalSamples& samples, torch::Device device,
+                            int64_t chunk, const std::function<void()>& between_batches,
+                            ReplicaRunner* replicas) {
   torch::NoGradGuard no_grad;
-  const int64_t batches = (data.size() + chunk - 1) / chunk;
+  const int64_t batches = (samples.count + chunk - 1) / chunk;
   std::vector<BatchResult> results(static_cast<size_t>(batches));
-  auto batch_size = [&](int64_t b) { return std::min(chunk, data.size() - b * chunk); };
+  auto batch = [&](int64_t b) {
+    return samples.batch(b * chunk, std::min(chunk, samples.count - b * chunk));
+  };
   if (replicas != nullptr && replicas->replicas() > 1 && batches > 1) {
     for (int64_t first = 0; first < batches; first += replicas->replicas()) {
       if (between_batches) between_batches();
@@ -76,8 +84,7 @@ EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& 
           Model& net = forward_model_of(replica.flat->module());
           const bool was_training = net.is_training();
           net.eval();
-          results[static_cast<size_t>(b)] =
-              evaluate_batch(net, data, norm, device, b * chunk, batch_size(b));
+          results[static_cast<size_t>(b)] = evaluate_batch(net, batch(b), device);
           net.train(was_training);
         });
       }
@@ -89,8 +96,7 @@ EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& 
     net.eval();
     for (int64_t b = 0; b < batches; ++b) {
       if (between_batches) between_batches();
-      results[static_cast<size_t>(b)] =
-          evaluate_batch(net, data, norm, device, b * chunk, batch_size(b));
+      results[static_cast<size_t>(b)] = evaluate_batch(net, batch(b), device);
     }
     net.train(was_training);
   }
@@ -100,10 +106,40 @@ EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& 
     loss_sum += result.loss_sum;
     correct += result.correct;
   }
+  const auto predictions = static_cast<double>(samples.count * samples.predictions);
   EvalResult result;
-  result.loss = loss_sum / static_cast<double>(data.size());
-  result.accuracy = static_cast<double>(correct) / static_cast<double>(data.size());
+  result.loss = loss_sum / predictions;
+  result.accuracy = static_cast<double>(correct) / predictions;
   return result;
+}
+
+}  // namespace
+
+EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& norm,
+                    torch::Device device, int64_t chunk,
+                    const std::function<void()>& between_batches, ReplicaRunner* replicas) {
+  EvalSamples samples;
+  samples.count = data.size();
+  samples.batch = [&](int64_t start, int64_t n) {
+    return Batch{normalize_images(data.images.narrow(0, start, n), norm),
+                 data.labels.narrow(0, start, n)};
+  };
+  return evaluate_samples(model, samples, device, chunk, between_batches, replicas);
+}
+
+EvalResult evaluate_tokens(FlatModel& model, const torch::Tensor& windows, torch::Device device,
+                           const std::function<void()>& between_batches, ReplicaRunner* replicas) {
+  const int64_t seq_len = windows.size(1) - 1;
+  EvalSamples samples;
+  samples.count = windows.size(0);
+  samples.predictions = seq_len;
+  samples.batch = [&](int64_t start, int64_t n) {
+    const torch::Tensor some = windows.narrow(0, start, n);
+    return Batch{some.narrow(1, 0, seq_len).contiguous(), some.narrow(1, 1, seq_len).contiguous()};
+  };
+  // About 16K tokens a batch: the attention's scores grow with the square of seq_len.
+  const int64_t chunk = std::max<int64_t>(1, kTokensPerEvaluationBatch / seq_len);
+  return evaluate_samples(model, samples, device, chunk, between_batches, replicas);
 }
 
 }  // namespace dsgd

@@ -6,6 +6,7 @@
 
 #include <torch/torch.h>
 
+#include <cmath>
 #include <functional>
 
 #include "core/flat_model.h"
@@ -16,8 +17,9 @@
 namespace dsgd {
 
 struct EvalResult {
-  double loss = 0.0;
-  double accuracy = 0.0;  // fraction in [0, 1]
+  double loss = 0.0;      // mean cross-entropy per prediction (image, or token)
+  double accuracy = 0.0;  // fraction in [0, 1] of predictions right
+  double perplexity() const { return std::exp(loss); }  // a language model's
 };
 
 // Re-estimates every BatchNorm module's running statistics from `batches` batches of `stream`
@@ -37,5 +39,13 @@ EvalResult evaluate(FlatModel& model, const Dataset& data, const Normalization& 
                     torch::Device device, int64_t chunk = 1000,
                     const std::function<void()>& between_batches = nullptr,
                     ReplicaRunner* replicas = nullptr);
+
+// Loss per token and next-token accuracy over fixed windows of seq_len + 1 tokens (int64
+// [windows, seq_len + 1], data/token_corpus.h's validation_windows), in eval mode, in batches of
+// about kTokensPerEvaluationBatch tokens; `between_batches` and `replicas` as above.
+constexpr int64_t kTokensPerEvaluationBatch = 16384;
+EvalResult evaluate_tokens(FlatModel& model, const torch::Tensor& windows, torch::Device device,
+                           const std::function<void()>& between_batches = nullptr,
+                           ReplicaRunner* replicas = nullptr);
 
 }  // namespace dsgd

@@ -129,8 +129,14 @@ MemoryEstimate estimate_memory(const RunPlan& plan, const TrainingContext& conte
   const ComputePlan& compute = context.compute_plan();
   // The context's own model, plus the replicas the plan adds.
   estimate.replicas = compute.replica_bytes * std::max<int64_t>(1, compute.replicas);
-  for (const Dataset* split : {&context.data().train, &context.data().test}) {
-    estimate.dataset += static_cast<int64_t>(split->images.nbytes() + split->labels.nbytes());
+  const DatasetPair& data = context.data();
+  if (data.is_text()) {
+    estimate.dataset =
+        static_cast<int64_t>(data.text->train.nbytes() + data.text->validation.nbytes());
+  } else {
+    for (const Dataset* split : {&data.train, &data.test}) {
+      estimate.dataset += static_cast<int64_t>(split->images.nbytes() + split->labels.nbytes());
+    }
   }
   if (plan.family == AlgorithmFamily::kAsync) {
     const AsyncAlgorithm& algorithm = *plan.algorithm->async;

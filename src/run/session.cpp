@@ -29,10 +29,12 @@ Session::Session(const RunConfig& config, DatasetPair data, const HostShare& sha
       context_(config, plan_.shape, std::move(data), share),
       progress_(context_.total_updates()),
       start_(std::chrono::steady_clock::now()) {
-  const DatasetPair& d = context_.data();
-  bn_stream_ = std::make_unique<WorkerStream>(d.train, d.normalization, d.augment,
-                                              config.batch_size, static_cast<uint64_t>(config.seed),
-                                              config.workers + kEvaluationStreamOffset);
+  bn_stream_ = std::make_unique<WorkerStream>(
+      context_.make_stream(config.workers + kEvaluationStreamOffset));
+  if (context_.data().is_text()) {
+    validation_windows_ =
+        validation_windows(context_.data().text->validation, config.seq_len, config.eval_windows);
+  }
   loss_sum_ =
       torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(context_.device()));
 }
@@ -80,6 +82,10 @@ void Session::restore_counters(const TensorMap& checkpoint) {
   evaluations_ = static_cast<int64_t>(scalar("evaluations"));
   best_acc_ = scalar("best_acc");
   final_acc_ = scalar("final_acc");
+  if (data().is_text()) {
+    best_ppl_ = scalar("best_ppl");
+    final_ppl_ = scalar("final_ppl");
+  }
   sim_time_ = scalar("sim_time");
   wall_offset_ = scalar("wall_time");
   last_train_loss_ = scalar("last_train_loss");
@@ -106,6 +112,10 @@ void Session::write_checkpoint() {
   scalar("evaluations", static_cast<double>(evaluations_));
   scalar("best_acc", best_acc_);
   scalar("final_acc", final_acc_);
+  if (data().is_text()) {
+    scalar("best_ppl", best_ppl_);
+    scalar("final_ppl", final_ppl_);
+  }
   scalar("sim_time", sim_time_);
   scalar("wall_time",
          wall_offset_ +
@@ -157,8 +167,8 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
           fmt::format(
               "training collapsed: the training loss from epoch {:.3f} to {:.3f} was {:.4f}, "
               "no better than a uniform guess's (ln {} = {:.4f})",
-              epoch_of(period_start_), epoch_of(updates), last_train_loss_,
-              data().train.num_classes, std::log(static_cast<double>(data().train.num_classes))),
+              epoch_of(period_start_), epoch_of(updates), last_train_loss_, context_.task().classes,
+              context_.task().chance_loss()),
           "lower lr or momentum, lengthen the warm-up, or set stop_on_collapse = false to go on");
     }
     period_start_ = updates;
@@ -208,10 +218,9 @@ std::function<void()> Session::evaluation_stop_check(int64_t updates) const {
 }
 
 bool Session::period_collapsed() const {
-  if (!config().stop_on_collapse || loss_count_ == 0 || data().train.num_classes < 2) return false;
+  if (!config().stop_on_collapse || loss_count_ == 0 || context_.task().classes < 2) return false;
   if (epoch_of(period_start_) < config().warmup_epochs) return false;
-  const double uniform = std::log(static_cast<double>(data().train.num_classes));
-  return last_train_loss_ >= uniform - kCollapseTolerance;
+  return last_train_loss_ >= context_.task().chance_loss() - kCollapseTolerance;
 }
 
 bool Session::evaluation_due(int64_t updates) const {

@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -106,7 +107,7 @@ class Session : public Training {
   void stop_if_requested(int64_t updates);
   // Whether the evaluation period ending now collapsed: it started after the warm-up, and its
   // training loss (the mean over the period, metrics.csv's train_loss) was at least
-  // ln(classes) − kCollapseTolerance: no better than predicting every class alike.
+  // ln(classes) − kCollapseTolerance: no better than predicting every class (or token) alike.
   bool period_collapsed() const;
   static constexpr double kCollapseTolerance = 0.01;
   void write_checkpoint();
@@ -141,6 +142,10 @@ class Session : public Training {
   double last_train_loss_ = 0.0;
   double final_acc_ = 0.0;
   double best_acc_ = 0.0;
+  // A language model's validation perplexity (its main metric: lower is better).
+  double final_ppl_ = HUGE_VAL;
+  double best_ppl_ = HUGE_VAL;
+  torch::Tensor validation_windows_;  // a token corpus's, read by every evaluation
   double last_lr_ = 0.0;
   std::chrono::steady_clock::time_point start_;
   EngineReport report_;

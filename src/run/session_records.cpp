@@ -35,12 +35,19 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
                        bn_batches, context_.device(), stop_check);
   // The test pass runs on the engine's replicas where it lent them, on the CPU (on a GPU one
   // replica's batches already fill the device).
-  EvalResult result =
-      evaluate(context_.model(), data().test, data().normalization, context_.device(), 1000,
-               stop_check, context_.device().is_cpu() ? lent_replicas_ : nullptr);
+  ReplicaRunner* replicas = context_.device().is_cpu() ? lent_replicas_ : nullptr;
+  const EvalResult result = data().is_text()
+                                ? evaluate_tokens(context_.model(), validation_windows_,
+                                                  context_.device(), stop_check, replicas)
+                                : evaluate(context_.model(), data().test, data().normalization,
+                                           context_.device(), 1000, stop_check, replicas);
   ++evaluations_;
   final_acc_ = result.accuracy;
   best_acc_ = std::max(best_acc_, result.accuracy);
+  if (data().is_text()) {
+    final_ppl_ = result.perplexity();
+    best_ppl_ = std::min(best_ppl_, final_ppl_);
+  }
   double wall = wall_offset_ +
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::map<std::string, double> row = extra;
@@ -54,16 +61,19 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   row["train_loss"] = last_train_loss_;
   row["test_loss"] = result.loss;
   row["test_acc"] = result.accuracy;
+  if (data().is_text()) row["test_ppl"] = result.perplexity();
   if (folder_) {
     folder_->append_metrics(row);
     progress_.evaluation(row);  // where the row is recorded: rank 0 of an MPI job
   }
   progress_.set_accuracy(result.accuracy);
+  const std::string perplexity =
+      data().is_text() ? fmt::format("  test_ppl {:.3f}", result.perplexity()) : "";
   progress_.log(
       fmt::format("epoch {:.2f}  updates {}  train_loss {:.4f}  test_loss {:.4f}  "
-                  "test_acc {:.4f}  lr {:.4g}  wall {}",
+                  "test_acc {:.4f}{}  lr {:.4g}  wall {}",
                   epoch_of(updates), updates, last_train_loss_, result.loss, result.accuracy,
-                  last_lr_, format_duration(wall)));
+                  perplexity, last_lr_, format_duration(wall)));
   loss_sum_.zero_();
   loss_count_ = 0;
   if (folder_) {
@@ -89,6 +99,24 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["status"] = status;
   summary["final_test_acc"] = final_acc_;
   summary["best_test_acc"] = best_acc_;
+  // What the run learned and the metric it is judged by (a report reads final_<metric> and
+  // best_<metric>); image runs from before tasks have neither, and are classification.
+  const Task& task = context_.task();
+  summary["task"] = enum_name(task.kind);
+  summary["metric"] = task.metric().column;
+  if (data().is_text()) {
+    if (evaluations_ > 0) {
+      summary["final_test_ppl"] = final_ppl_;
+      summary["best_test_ppl"] = best_ppl_;
+    }
+    const TokenCorpus& text = *data().text;
+    summary["tokens"] = {{"train", text.train.size(0)},
+                         {"validation", text.validation.size(0)},
+                         {"validation_read", validation_windows_.size(0) * config().seq_len},
+                         {"tokenizer", enum_name(text.vocabulary.tokenizer)},
+                         {"vocabulary", text.vocabulary.size},
+                         {"seq_len", config().seq_len}};
+  }
   summary["epochs"] = epoch_of(updates_done_);
   summary["updates"] = updates_done_;
   summary["wall_time"] =
@@ -108,10 +136,11 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["parameters"] = context_.model().num_params();
   // What every input was normalised with, (x / unit − mean) / std per channel (unit: 255 for
   // bytes, 1 for floats), so that an evaluation outside dsgd can feed the network the same.
-  summary["normalization"] = {
-      {"mean", data().normalization.mean},
-      {"std", data().normalization.std},
-      {"unit", data().test.images.scalar_type() == torch::kUInt8 ? 255.0 : 1.0}};
+  if (!data().is_text())
+    summary["normalization"] = {
+        {"mean", data().normalization.mean},
+        {"std", data().normalization.std},
+        {"unit", data().test.images.scalar_type() == torch::kUInt8 ? 255.0 : 1.0}};
   summary["threads"] = context_.threads();
   summary["replicas"] = context_.compute_plan().replicas;
   summary["replica_bytes"] = context_.compute_plan().replica_bytes;

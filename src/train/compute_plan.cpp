@@ -16,8 +16,7 @@ ModelCost measure_model_cost(Model& net, const InputShape& shape, torch::Device 
   namespace profiler = torch::autograd::profiler;
   // Two samples, so that BatchNorm in train mode has more than one value per channel.
   constexpr int64_t kSamples = 2;
-  torch::Tensor inputs =
-      torch::zeros({kSamples, shape.channels, shape.height, shape.width}, torch::kFloat).to(device);
+  torch::Tensor inputs = example_input(shape, kSamples).to(device);
   net.train();
   torch::AutoGradMode enable_grad(true);
   profiler::enableProfilerLegacy(profiler::ProfilerConfig(

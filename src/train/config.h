@@ -9,6 +9,7 @@
 
 #include "algos/local_optimizer.h"
 #include "algos/options.h"
+#include "data/tokenizer.h"
 #include "models/compute_format.h"
 #include "train/collective_cost.h"
 #include "train/config_choices.h"
@@ -28,6 +29,18 @@ struct RunConfig {
   Augment augment = Augment::kDefault;  // the dataset's own, crop-flip or none
   std::vector<double> data_mean;        // per-channel normalisation (empty: the dataset's own)
   std::vector<double> data_std;
+  // Token corpora and the language models that read them (data/token_corpus.h, models/
+  // transformer.h): the context a model sees, how a text is tokenised, the vocabulary a run
+  // recorded (its resume reads the text the same way), a prepared folder's vocabulary size, the
+  // validation windows an evaluation reads (0: all), and the built-in transformer's sizes.
+  int64_t seq_len = 256;
+  Tokenizer tokenizer = Tokenizer::kCharacters;
+  std::string vocabulary;
+  int64_t vocabulary_size = 50257;
+  int64_t eval_windows = 0;
+  int64_t transformer_layers = 6;
+  int64_t transformer_heads = 6;
+  int64_t transformer_width = 384;
   double epochs = 4;
   int64_t batch_size = 128;
   double lr = 0.05;

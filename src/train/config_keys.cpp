@@ -101,6 +101,35 @@ const std::vector<KeySpec>& key_specs() {
            "dataset's own, or the train split's for folders)"),
       spec("data.std", &RunConfig::data_std, kFixed,
            "per-channel standard deviation to normalise with (empty: as data.mean)"),
+      spec("seq_len", &RunConfig::seq_len, kFixed,
+           "token corpora: the tokens a language model sees at once (its context); each sample "
+           "is a window of seq_len + 1 tokens",
+           int_at_least(1)),
+      spec("text.tokenizer", &RunConfig::tokenizer, kFixed,
+           "text corpora: characters (the text's own characters, sorted, as nanoGPT's "
+           "shakespeare_char) or bytes (256 ids); a folder with train.bin and val.bin is read as "
+           "it is",
+           std::function<std::string(const Tokenizer&)>([](const Tokenizer& t) -> std::string {
+             return t == Tokenizer::kGiven ? "must be characters or bytes (\"given\" is what a "
+                                             "prepared folder's tokens are, not a choice)"
+                                           : "";
+           })),
+      spec("text.vocabulary", &RunConfig::vocabulary, kFixed,
+           "the vocabulary a run recorded (written by the run; a resume reads the text with it); "
+           "empty: made from the text"),
+      spec("text.vocabulary_size", &RunConfig::vocabulary_size, kFixed,
+           "a folder with train.bin and val.bin: every token id is below it (GPT-2's BPE: 50257)",
+           int_at_least(2)),
+      spec("text.eval_windows", &RunConfig::eval_windows, kMayChange,
+           "token corpora: the validation windows each evaluation reads, from the start of the "
+           "validation text (0: all of it)",
+           int_at_least(0)),
+      spec("transformer.layers", &RunConfig::transformer_layers, kFixed,
+           "model = transformer: blocks of attention and MLP", int_at_least(1)),
+      spec("transformer.heads", &RunConfig::transformer_heads, kFixed,
+           "model = transformer: attention heads (they divide transformer.width)", int_at_least(1)),
+      spec("transformer.width", &RunConfig::transformer_width, kFixed,
+           "model = transformer: the embedding width (nanoGPT's n_embd)", int_at_least(1)),
       spec("epochs", &RunConfig::epochs, kMayChange,
            "training length in epochs (dataset size / B updates each)", at_least(0, false)),
       spec("batch_size", &RunConfig::batch_size, kFixed, "minibatch size B per worker",

@@ -52,8 +52,22 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
     : TrainingContext(config, shape, load_run_dataset(config), share) {}
 
 DatasetPair load_run_dataset(const RunConfig& config) {
-  return load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed),
-                      config.image_size);
+  if (!is_token_corpus(config.dataset)) {
+    return load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed),
+                        config.image_size);
+  }
+  if (config.image_size > 0 || config.augment == Augment::kCropFlip || !config.data_mean.empty() ||
+      !config.data_std.empty()) {
+    throw ConfigError(fmt::format("dataset = \"{}\" is a token corpus: image_size, augment and "
+                                  "data.mean/std are for images",
+                                  config.dataset),
+                      "drop those keys, or name an image dataset");
+  }
+  DatasetPair pair;
+  pair.text = std::make_shared<const TokenCorpus>(
+      load_token_corpus(config.dataset, config.data_dir,
+                        TextSource{config.tokenizer, config.vocabulary, config.vocabulary_size}));
+  return pair;
 }
 
 TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& shape,
@@ -72,6 +86,8 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
   if (!bf16_slow_here_) bf16_slow_ = share.bf16_slow_on_another_rank;
   fault_point("setup");
   stop_if_interrupted("reading the data");
+  replica_.task = input_shape().task();
+  if (data_.is_text()) recorded_.vocabulary = vocabulary_record(data_.text->vocabulary);
   if (config_.augment != Augment::kDefault) data_.augment = config_.augment == Augment::kCropFlip;
   auto as_floats = [](const std::vector<double>& values) {
     return std::vector<float>(values.begin(), values.end());
@@ -80,25 +96,34 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
   if (!config_.data_std.empty()) data_.normalization.std = as_floats(config_.data_std);
   // On a GPU the training set is uploaded once: batches are gathered, augmented and normalised
   // there (data/worker_stream.cpp), and only each batch's indices cross the bus.
-  if (device_.is_cuda()) {
+  if (device_.is_cuda() && !data_.is_text()) {
     data_.train.images = data_.train.images.to(device_);
     data_.train.labels = data_.train.labels.to(device_);
   }
-  if (config_.batch_size > data_.train.size()) {
+  // A token corpus's samples are windows: as many as its training stream holds seq_len tokens.
+  const int64_t train_samples =
+      data_.is_text() ? data_.text->train.size(0) / config_.seq_len : data_.train.size();
+  if (data_.is_text() && data_.text->train.size(0) <= config_.seq_len + 1) {
+    throw ConfigError(fmt::format("seq_len = {} leaves no window of seq_len + 1 tokens in the {} "
+                                  "training tokens of {}",
+                                  config_.seq_len, data_.text->train.size(0), config_.dataset),
+                      "use a shorter seq_len or a longer text");
+  }
+  if (config_.batch_size > train_samples) {
     throw ConfigError(fmt::format("batch_size = {} exceeds the {} training samples of {}",
-                                  config_.batch_size, data_.train.size(), config_.dataset),
+                                  config_.batch_size, train_samples, config_.dataset),
                       "choose a smaller batch_size");
   }
   // Each evaluation re-estimates BatchNorm from bn_batches batches of one worker's stream: more
   // than the training set holds only repeats samples, and makes every evaluation longer. The
   // default is allowed on any data (a small set's batches then come round again).
-  const int64_t batches_in_data = data_.train.size() / config_.batch_size;
+  const int64_t batches_in_data = train_samples / config_.batch_size;
   const int64_t most_bn_batches = std::max(batches_in_data, RunConfig{}.bn_batches);
   if (config_.check_limits && config_.bn_batches > most_bn_batches) {
     throw ConfigError(
         fmt::format("bn_batches = {} re-estimates BatchNorm from {} samples at each evaluation, "
                     "more than the {} training samples of {} hold ({} batches of {})",
-                    config_.bn_batches, config_.bn_batches * config_.batch_size, data_.train.size(),
+                    config_.bn_batches, config_.bn_batches * config_.batch_size, train_samples,
                     config_.dataset, batches_in_data, config_.batch_size),
         fmt::format("use at most bn_batches = {} (the default, {}, is plenty for most models), "
                     "or, if you mean it, set check_limits = false",
@@ -110,14 +135,14 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
   stop_if_interrupted("building the model");
   const int64_t samples_per_update =
       shape_.samples_per_update > 0 ? shape_.samples_per_update : config_.batch_size;
-  if (samples_per_update > data_.train.size()) {
+  if (samples_per_update > train_samples) {
     throw ConfigError(fmt::format("an update of {} minibatches x batch_size {} needs {} samples, "
                                   "but {} has {} training samples",
                                   samples_per_update / config_.batch_size, config_.batch_size,
-                                  samples_per_update, config_.dataset, data_.train.size()),
+                                  samples_per_update, config_.dataset, train_samples),
                       "use fewer learners or a smaller batch_size");
   }
-  updates_per_epoch_ = data_.train.size() / samples_per_update;
+  updates_per_epoch_ = train_samples / samples_per_update;
   total_updates_ =
       std::max<int64_t>(1, std::llround(config_.epochs * static_cast<double>(updates_per_epoch_)));
   plan_ = make_compute_plan(share.threads);
@@ -168,8 +193,7 @@ double TrainingContext::time_step(const ComputeFormat& format, size_t steps, dou
   ModelReplica probe = make_replica();
   probe.net->set_compute_format(format);
   // A stream of its own, past every worker's and the evaluation's ids: no run's batches move.
-  WorkerStream stream(data_.train, data_.normalization, data_.augment, config_.batch_size,
-                      static_cast<uint64_t>(config_.seed), config_.workers + 1000);
+  WorkerStream stream = make_stream(config_.workers + 1000);
   const Batch batch = stream.batch(0);
   // A stop request ends the timing after the step in progress (a campaign's stop would otherwise
   // wait out every candidate's steps, seconds each where bf16 is emulated); the generator is put
@@ -227,7 +251,9 @@ ComputePlan TrainingContext::make_compute_plan(int64_t default_threads) const {
 }
 
 std::shared_ptr<Model> TrainingContext::make_net() const {
-  std::shared_ptr<Model> net = make_model(config_.model, input_shape());
+  std::shared_ptr<Model> net = make_model(
+      config_.model, input_shape(),
+      {config_.transformer_layers, config_.transformer_heads, config_.transformer_width});
   net->set_compute_format(format_);
   return net;
 }
@@ -244,11 +270,16 @@ std::string TrainingContext::compute_format_note() const {
 }
 
 InputShape TrainingContext::input_shape() const {
+  if (data_.is_text()) return {1, 1, 1, data_.text->vocabulary.size, config_.seq_len};
   return {data_.train.channels(), data_.train.height(), data_.train.width(),
           data_.train.num_classes};
 }
 
 WorkerStream TrainingContext::make_stream(int64_t worker) const {
+  if (data_.is_text()) {
+    return WorkerStream(*data_.text, config_.batch_size, config_.seq_len,
+                        static_cast<uint64_t>(config_.seed), worker);
+  }
   return WorkerStream(data_.train, data_.normalization, data_.augment, config_.batch_size,
                       static_cast<uint64_t>(config_.seed), worker);
 }
@@ -257,7 +288,7 @@ torch::Tensor ModelReplica::compute_gradient(const Batch& batch, torch::Device d
   flat->zero_grad();
   if (clock_only) return torch::zeros({}, flat->params().options());
   torch::Tensor logits = net->predict(batch.inputs.to(device));
-  torch::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.labels.to(device));
+  torch::Tensor loss = task.loss(logits, batch.labels.to(device));
   loss.backward();
   return loss.detach();
 }
@@ -274,6 +305,7 @@ ModelReplica TrainingContext::make_replica() const {
   }
   replica.flat = std::make_unique<FlatModel>(replica.net, device_);
   replica.clock_only = replica_.clock_only;
+  replica.task = replica_.task;
   torch::NoGradGuard no_grad;
   replica.flat->params().copy_(replica_.flat->params());
   replica.flat->buffers().copy_(replica_.flat->buffers());

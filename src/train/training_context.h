@@ -14,6 +14,7 @@
 #include "data/worker_stream.h"
 #include "models/format_choice.h"
 #include "models/model.h"
+#include "models/task.h"
 #include "train/clock_prices.h"
 #include "train/compute_plan.h"
 #include "train/config.h"
@@ -30,13 +31,14 @@ struct ModelReplica {
   // A run of the clock alone (run/clock_only.h): no forward or backward pass; a zero gradient
   // and a zero loss.
   bool clock_only = false;
+  Task task;  // the loss it computes
 
   // Forward and backward of one batch at the replica's current parameters: fills flat->grads()
   // and returns the (detached) loss.
   torch::Tensor compute_gradient(const Batch& batch, torch::Device device);
 };
 
-// The dataset a config names (dataset, data_dir, seed, image_size).
+// The dataset a config names (dataset, data_dir, seed, image_size; a token corpus: text.*).
 DatasetPair load_run_dataset(const RunConfig& config);
 
 // What the run's plan (run/run_plan.h) decided about the run's shape that the context needs; the
@@ -84,6 +86,8 @@ class TrainingContext {
   // The prices of the simulated clock (the config's, or its cluster's).
   const ClockPrices& clock_prices() const { return prices_; }
   const DatasetPair& data() const { return data_; }
+  // What the run learns, from its data: a token corpus is language modelling.
+  const Task& task() const { return replica_.task; }
   ModelReplica& replica() { return replica_; }
   Model& net() { return *replica_.net; }
   FlatModel& model() { return *replica_.flat; }
