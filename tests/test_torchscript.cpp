@@ -162,7 +162,7 @@ TEST(TorchScript, FilesThatCannotTrainAreRefusedBeforeTraining) {
       << wrong_input;
   // Ten logits where the dataset has 100 classes: both shapes named.
   const std::string wrong_output = error_of(kFixtures + "small_cnn.pt", {1, 28, 28, 100});
-  EXPECT_NE(wrong_output.find("to [2, 10], where [2, 100] logits are needed"), std::string::npos)
+  EXPECT_NE(wrong_output.find("to [2, 10] logits, where [2, 100] are needed"), std::string::npos)
       << wrong_output;
 }
 
