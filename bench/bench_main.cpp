@@ -41,6 +41,7 @@
 #include "data/worker_stream.h"
 #include "engine/sim/simulators.h"
 #include "models/model.h"
+#include "models/transformer.h"
 #include "run/session.h"
 
 namespace dsgd {
@@ -239,6 +240,101 @@ void BM_AdamWPair(benchmark::State& state, const std::string& model) {
   TorchAdamWStep torch_adamw(model);
   FlatAdamWStep flat(torch_adamw.parameters());
   alternate(state, torch_adamw, flat);
+}
+
+// A language model's step: nanoGPT's GPT at EXO Gym's "small" shape (4 layers, 4 heads, width
+// 128) on windows of 64 characters (a 65-character vocabulary, as shakespeare_char), batch 32,
+// with AdamW (DiLoCo's inner optimizer). The bare loop is what a LibTorch user writes:
+// torch::optim::AdamW over the module's tensors and the loss over the flattened tokens.
+constexpr int64_t kLmVocabulary = 65, kLmSeqLen = 64, kLmBatch = 32;
+TransformerShape lm_shape() {
+  TransformerShape shape;
+  shape.vocabulary = kLmVocabulary;
+  shape.seq_len = kLmSeqLen;
+  shape.layers = 4;
+  shape.heads = 4;
+  shape.width = 128;
+  return shape;
+}
+Batch random_token_batch() {
+  const torch::Tensor window = torch::randint(0, kLmVocabulary, {kLmBatch, kLmSeqLen + 1});
+  return {window.narrow(1, 0, kLmSeqLen).contiguous(), window.narrow(1, 1, kLmSeqLen).contiguous()};
+}
+
+class BareTransformerLoop {
+ public:
+  BareTransformerLoop()
+      : net_((torch::manual_seed(0), make_transformer(lm_shape()))),
+        optimizer_((net_->to(kDevice), net_->parameters()),
+                   torch::optim::AdamWOptions(1e-3).weight_decay(0.1)),
+        batch_(random_token_batch()) {}
+  void step() {
+    optimizer_.zero_grad();
+    torch::Tensor logits = net_->forward(batch_.inputs.to(kDevice));
+    auto loss = torch::nn::functional::cross_entropy(logits.view({-1, kLmVocabulary}),
+                                                     batch_.labels.to(kDevice).view({-1}));
+    loss.backward();
+    optimizer_.step();
+    finish_device_work();
+  }
+
+ private:
+  std::shared_ptr<Model> net_;
+  torch::optim::AdamW optimizer_;
+  Batch batch_;
+};
+
+// dsgd's single-worker language-model step: the session's gradient (the task's loss) and the
+// flat AdamW every learner of DiLoCo steps with.
+class DsgdTransformerLoop {
+ public:
+  DsgdTransformerLoop()
+      : session_(config(), corpus()),
+        optimizer_({0.9, 0.999, 1e-8, 0.1}, session_.model().params()),
+        batch_(random_token_batch()) {}
+  void step() {
+    session_.compute_gradient(batch_);
+    optimizer_.step(session_.model().params(), session_.model().grads(), 1e-3, ++steps_);
+    finish_device_work();
+  }
+
+ private:
+  static RunConfig config() {
+    RunConfig c;
+    c.device = kDeviceKind;
+    c.algo = "sgd";
+    c.workers = 1;
+    c.model = "transformer";
+    c.dataset = "random tokens";
+    c.seq_len = kLmSeqLen;
+    c.batch_size = kLmBatch;
+    c.transformer_layers = lm_shape().layers;
+    c.transformer_heads = lm_shape().heads;
+    c.transformer_width = lm_shape().width;
+    c.threads = kCores;
+    return c;
+  }
+  static DatasetPair corpus() {
+    auto text = std::make_shared<TokenCorpus>();
+    text->name = "random tokens";
+    text->train = torch::randint(0, kLmVocabulary, {200000}, torch::kInt);
+    text->validation = torch::randint(0, kLmVocabulary, {20000}, torch::kInt);
+    text->vocabulary = {Tokenizer::kGiven, kLmVocabulary, {}};
+    DatasetPair data;
+    data.text = text;
+    return data;
+  }
+  Session session_;
+  LocalAdamW optimizer_;
+  Batch batch_;
+  int64_t steps_ = 0;
+};
+
+void BM_TransformerStepPair(benchmark::State& state) {
+  torch::set_num_threads(static_cast<int>(kCores));
+  BareTransformerLoop bare;
+  DsgdTransformerLoop dsgd;
+  alternate(state, bare, dsgd);
 }
 
 // dsgd's step against the bare loop in the same compute format, both at every core.
@@ -643,6 +739,7 @@ BENCHMARK_CAPTURE(BM_StepPair, resnet20, "resnet20", 3, 32)
     ->MinTime(10.0);
 BENCHMARK_CAPTURE(BM_AdamWPair, resnet20, "resnet20")->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_TorchScriptPair_ResNet20)->Unit(benchmark::kMillisecond)->MinTime(10.0);
+BENCHMARK(BM_TransformerStepPair)->Unit(benchmark::kMillisecond)->MinTime(10.0);
 BENCHMARK_CAPTURE(BM_StepPair, lenet5_bn, "lenet5-bn", 1, 28)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(4.0);
@@ -821,6 +918,8 @@ int main(int argc, char** argv) {
   }
   print_pair(r, "dsgd step / LibTorch step (ResNet-20)", "BM_StepPair/resnet20", 1.05);
   print_pair(r, "dsgd step / LibTorch step (lenet5-bn)", "BM_StepPair/lenet5_bn", 1.05);
+  print_pair(r, "dsgd step / LibTorch step (transformer 4x128, AdamW)", "BM_TransformerStepPair",
+             1.05);
   print_pair(r, "dsgd step / LibTorch step (ResNet-20, CL)", "BM_StepPair/resnet20_channels_last/",
              1.05);
   print_pair(r, "dsgd step / LibTorch step (ResNet-20, CL bf16)",

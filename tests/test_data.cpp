@@ -301,7 +301,7 @@ TEST_F(DataFiles, RegistryNamesAndErrors) {
   std::vector<std::string> names;
   for (const auto& info : dataset_registry()) names.push_back(info.name);
   EXPECT_EQ(names, (std::vector<std::string>{"fashion-mnist", "mnist", "cifar10", "cifar100",
-                                             "synthetic"}));
+                                             "synthetic", "shakespeare"}));
   try {
     load_dataset("fashion-mnst", "", 0);
     ADD_FAILURE() << "unknown name accepted";

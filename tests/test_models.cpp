@@ -125,17 +125,36 @@ std::string test_name(const testing::TestParamInfo<std::string>& info) {
 
 class ModelZoo : public testing::TestWithParam<std::string> {};
 
+bool takes_tokens(const std::string& name) {
+  for (const auto& info : model_registry()) {
+    if (info.name == name) return info.takes_tokens;
+  }
+  return false;
+}
+
+// Inputs of `shape`: random images, or random token ids below the vocabulary.
+torch::Tensor random_input(const InputShape& shape, int64_t samples) {
+  if (shape.tokens()) return torch::randint(0, shape.num_classes, {samples, shape.seq_len});
+  return torch::randn({samples, shape.channels, shape.height, shape.width});
+}
+
+// Each model on the inputs of its task: images of MNIST's and CIFAR-100's shapes, or windows of
+// tokens from two vocabularies.
 TEST_P(ModelZoo, ForwardGivesFiniteLogits) {
   torch::manual_seed(0);
-  const std::vector<InputShape> shapes = {{1, 28, 28, 10}, {3, 32, 32, 100}};
+  const std::vector<InputShape> shapes =
+      takes_tokens(GetParam()) ? std::vector<InputShape>{{1, 1, 1, 65, 16}, {1, 1, 1, 256, 8}}
+                               : std::vector<InputShape>{{1, 28, 28, 10}, {3, 32, 32, 100}};
   for (const auto& shape : shapes) {
-    SCOPED_TRACE(std::to_string(shape.channels) + "x" + std::to_string(shape.height));
-    auto model = make_model(GetParam(), shape);
+    SCOPED_TRACE(std::to_string(shape.channels) + "x" + std::to_string(shape.height) + ", " +
+                 std::to_string(shape.num_classes) + " classes");
+    auto model = make_model(GetParam(), shape, {2, 2, 32});
     torch::NoGradGuard no_grad;
     for (bool training : {true, false}) {
       model->train(training);
-      auto logits = model->forward(torch::randn({2, shape.channels, shape.height, shape.width}));
-      ASSERT_EQ(logits.sizes(), (std::vector<int64_t>{2, shape.num_classes}));
+      auto logits = model->forward(random_input(shape, 2));
+      EXPECT_EQ(shape.task().shape_mismatch(logits, shape.task().example_targets(2, shape.seq_len)),
+                "");
       EXPECT_EQ(logits.scalar_type(), torch::kFloat);
       EXPECT_TRUE(torch::isfinite(logits).all().item<bool>());
     }
@@ -145,11 +164,14 @@ TEST_P(ModelZoo, ForwardGivesFiniteLogits) {
 TEST_P(ModelZoo, BackwardReachesEveryParameter) {
   torch::manual_seed(0);
   // 16x16 is enough to exercise every layer, and keeps wrn-28-10 affordable on a CPU.
-  const InputShape shape{3, 16, 16, 10};
-  auto model = make_model(GetParam(), shape);
+  const InputShape shape =
+      takes_tokens(GetParam()) ? InputShape{1, 1, 1, 10, 16} : InputShape{3, 16, 16, 10};
+  auto model = make_model(GetParam(), shape, {2, 2, 32});
   model->train();
-  auto logits = model->forward(torch::randn({2, 3, 16, 16}));
-  torch::nn::functional::cross_entropy(logits, torch::tensor({1, 7})).backward();
+  auto logits = model->forward(random_input(shape, 2));
+  shape.task()
+      .loss(logits, torch::randint(0, 10, shape.task().example_targets(2, 16).sizes()))
+      .backward();
   for (const auto& item : model->named_parameters()) {
     ASSERT_TRUE(item.value().grad().defined()) << item.key();
     EXPECT_TRUE(torch::isfinite(item.value().grad()).all().item<bool>()) << item.key();
@@ -164,7 +186,7 @@ TEST(ModelRegistry, NamesAreUniqueAndDescribed) {
     EXPECT_TRUE(seen.insert(info.name).second) << info.name;
     EXPECT_FALSE(info.description.empty()) << info.name;
   }
-  EXPECT_EQ(seen.size(), 12u);
+  EXPECT_EQ(seen.size(), 13u);
 }
 
 struct BatchNormCount {

@@ -152,6 +152,14 @@ TEST(SweepSpec, BadSpecsAreRefusedNamingTheProblem) {
               std::string::npos)
         << targets;
   }
+  for (const char* targets : {"[5, 6]", "[0.5]", "[8, 8]", "[]", "5"}) {
+    EXPECT_NE(error_of(std::string("[report]\nperplexity_targets = ") + targets)
+                  .find("report.perplexity_targets must be a list of decreasing validation "
+                        "perplexities, each at least 1"),
+              std::string::npos)
+        << targets;
+  }
+  EXPECT_EQ(error_of("[report]\nperplexity_targets = [8, 6, 5]"), "(no error)");
   EXPECT_NE(error_of("[grid\nworkers = [2]").find("malformed TOML"), std::string::npos);
   // Config keys and their values are checked by building each point's config.
   const std::string unknown = error_of("[grid]\nworkerz = [2, 4]");
@@ -474,7 +482,7 @@ TEST(Plots, AccuracyAgainstWorkersSetsPublishedFiguresBesideTheMeasured) {
     for (double acc : finals) {
       RunResult run;
       run.status = "ok";
-      run.final_acc = acc;
+      run.final_metric = acc;
       c.runs.push_back(run);
     }
     return c;
@@ -822,6 +830,106 @@ TEST(Report, WelchIntervalIsTheHandComputedOne) {
   auto alike = welch_interval({2, 0.9, 0.0}, {2, 0.8, 0.0});
   EXPECT_EQ(alike->low, alike->high);
   EXPECT_TRUE(alike->resolved());
+}
+
+// A language model's run folder: its task and metric in summary.json, and rows of (epoch, updates,
+// sim_time, test_ppl).
+void fake_language_run(const fs::path& dir, double final_ppl,
+                       const std::vector<std::array<double, 4>>& rows) {
+  fs::create_directories(dir);
+  nlohmann::json summary = {{"status", "ok"},
+                            {"task", "language-model"},
+                            {"metric", "test_ppl"},
+                            {"final_test_ppl", final_ppl},
+                            {"best_test_ppl", final_ppl},
+                            {"final_test_acc", 0.5},
+                            {"wall_time", 10.0}};
+  std::ofstream(dir / "summary.json") << summary.dump();
+  std::ofstream metrics(dir / "metrics.csv");
+  metrics << "epoch,updates,sim_time,train_loss,test_acc,test_ppl\n";
+  for (const auto& r : rows)
+    metrics << r[0] << "," << r[1] << "," << r[2] << ",1.5,0.5," << r[3] << "\n";
+}
+
+// A perplexity is read as an accuracy is, the other way up: the target is met at or below it, a
+// drop is the perplexity gained (with Welch's interval over the seeds), the best is the lowest,
+// and the headers and the by-epoch table name it. Runs of two tasks on one page are refused.
+TEST(Report, APerplexityTargetWorksAsAnAccuracyTargetDoes) {
+  const fs::path dir = fresh_dir("report_perplexity");
+  fake_language_run(dir / "sync/1", 5.0, {{1, 10, 100, 8.0}, {2, 20, 200, 5.0}});
+  fake_language_run(dir / "sync/2", 5.2, {{1, 10, 100, 7.0}, {2, 20, 200, 5.2}});
+  fake_language_run(dir / "local/1", 6.0, {{1, 10, 50, 6.5}, {2, 20, 100, 6.0}});
+  fake_language_run(dir / "local/2", 6.4, {{1, 10, 60, 6.9}, {2, 20, 120, 6.4}});
+  nlohmann::json points = nlohmann::json::array();
+  for (const char* config : {"sync", "local"}) {
+    for (const char* seed : {"1", "2"}) {
+      points.push_back(
+          {{"dir", std::string(config) + "/" + seed},
+           {"labels", nlohmann::json::array({nlohmann::json::array({"config", config}),
+                                             nlohmann::json::array({"seed", seed})})}});
+    }
+  }
+  nlohmann::json sweep = {{"dimensions", {"config", "seed"}},
+                          {"spec", "fake.toml"},
+                          {"report",
+                           {{"rows", "config"},
+                            {"title", "Fake LM"},
+                            {"drops_from", {"sync"}},
+                            {"accuracy_epochs", {1, 2}},
+                            {"accuracy_targets", {7.0, 6.0}}}},
+                          {"points", points}};
+  std::ofstream(dir / "sweep.json") << sweep.dump();
+  ReportOptions options;
+  options.dirs = {dir.string()};
+  options.plots = false;
+  options.target = 6.5;
+  write_report(options);
+  const std::string report = read_file(dir / "report.md");
+  EXPECT_NE(report.find("| config | seeds | final test ppl | mean of the last 5 evaluations | "
+                        "best test ppl | time to 6.5 |"),
+            std::string::npos)
+      << report;
+  // The last five (two) evaluations: sync 6.5 and 6.1, local 6.25 and 6.65. sync first gets to
+  // 6.5 at epoch 2 in both seeds (t = 200); local at epoch 1 (seed 1, 6.5 itself, t = 50) and
+  // epoch 2 (seed 2, 6.4, t = 120): means 1.5 / 15 / 85.
+  EXPECT_NE(report.find("| sync | 2 | 5.1000 ± 0.1414 | 6.3000 ± 0.2828 | 5.1000 ± 0.1414 | 2 / 20 "
+                        "/ 200 |"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("| local | 2 | 6.2000 ± 0.2828 | 6.4500 ± 0.2828 | 6.2000 ± 0.2828 | 1.5 "
+                        "/ 15 / 85 |"),
+            std::string::npos)
+      << report;
+  // Perplexity gained against sync: 6.2 - 5.1 = 1.10, with the interval of local's perplexity
+  // less sync's: Welch's (hand-checked above) of sync's accuracy-like difference, turned round.
+  const DifferenceInterval drop =
+      *welch_interval({2, 5.1, std::sqrt(0.02)}, {2, 6.2, std::sqrt(0.08)});
+  EXPECT_NE(
+      report.find(fmt::format("| 1.10 [{:.2f}, {:.2f}], not resolved |", -drop.high, -drop.low)),
+      std::string::npos)
+      << report;
+  EXPECT_NE(report.find("The final validation perplexity each configuration gained"),
+            std::string::npos);
+  EXPECT_NE(report.find("## Validation perplexity by epoch"), std::string::npos);
+  EXPECT_NE(report.find("## Time to each validation perplexity"), std::string::npos);
+  // Perplexity 6 is met by local seed 1 only (6.0 at epoch 2), never by seed 2 (6.4 at the end).
+  EXPECT_NE(report.find("| local | 55 (epoch 1) | 100 (epoch 2) (1/2) |"), std::string::npos)
+      << report;
+  // An accuracy target on perplexities is a mistake the report names.
+  options.target = 0.9;
+  EXPECT_THROW(write_report(options), ConfigError);
+  // Folders of two tasks do not share a page.
+  fake_run(dir / "images/1", "ok", 0.9, {{1, 10, 100, 0.9}});
+  options.dirs = {dir.string(), (dir / "images").string()};
+  options.target = 0;
+  try {
+    write_report(options);
+    ADD_FAILURE() << "two tasks on one page";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("their metrics do not compare"), std::string::npos)
+        << e.what();
+  }
+  fs::remove_all(dir);
 }
 
 TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {

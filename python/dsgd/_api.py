@@ -76,6 +76,9 @@ def train(model: Any, train: Any, test: Any = None, *, algo: Optional[str] = Non
         ("resnet20") or a TorchScript file's path.
     train, test: (images, labels) tensors or map-style Datasets (read once into tensors), or
         train as a dataset name ("fashion-mnist") or folder, as the CLI takes them (test=None).
+        A language model's: 1-D integer tensors of token ids, the training and the validation
+        stream (text.vocabulary_size defaults to the largest id + 1), or a token corpus's name or
+        path ("shakespeare", a text file or folder, nanoGPT's train.bin/val.bin folder).
     algo, workers, epochs and every other config key (`dsgd.keys()`) as keyword arguments;
         dotted keys in `config` ({"timing.shape": 10}) or with "__" for the dot (timing__shape).
         `config` may also be a TOML file's path, read first as `dsgd run -c` does.
@@ -83,7 +86,8 @@ def train(model: Any, train: Any, test: Any = None, *, algo: Optional[str] = Non
     progress: "auto" (a tqdm bar when tqdm is installed, else the CLI's lines), "bar", "lines",
         or None.
     on_evaluation: called with each evaluation's metrics (a dict: epoch, updates, sim_time,
-        train_loss, test_loss, test_acc, ...; metrics.csv's row) as it is made, from the training
+        train_loss, test_loss, test_acc, test_ppl for a language model, ...; metrics.csv's
+        row) as it is made, from the training
         thread, which waits for it: log to TensorBoard or any tracker there
         (examples/tensorboard_callback.py). An exception in it is reported, and the run goes on.
 
@@ -111,7 +115,12 @@ def train(model: Any, train: Any, test: Any = None, *, algo: Optional[str] = Non
     # run itself): a bad key costs no TorchScript compilation and no hashing of the data.
     _core.check_config(config_path, key_values)
     key_values["model"] = _inputs.model_path(model)
-    key_values["dataset"] = _inputs.dataset_path(train, test)
+    if _inputs.is_tokens(train):
+        key_values["dataset"], vocabulary = _inputs.tokens_path(train, test)
+        if key_values.get("text.vocabulary_size") is None:
+            key_values["text.vocabulary_size"] = vocabulary
+    else:
+        key_values["dataset"] = _inputs.dataset_path(train, test)
     outcome = _execute(config_path, key_values, os.fspath(out) if out else "", "", progress,
                        on_evaluation)
     return _finish(outcome, model)

@@ -153,6 +153,40 @@ def _digest(h: Any, tensor: torch.Tensor) -> None:
     h.update(memoryview(tensor.numpy()).cast("B"))
 
 
+def is_tokens(data: Any) -> bool:
+    """Whether `data` is a stream of token ids: a 1-D integer tensor."""
+    return (isinstance(data, torch.Tensor) and data.dim() == 1 and not data.is_floating_point()
+            and not data.is_complex() and data.dtype != torch.bool)
+
+
+def tokens_path(train: Any, test: Any) -> tuple[str, int]:
+    """The cached folder of in-memory token streams, in nanoGPT's format (train.bin and val.bin of
+    little-endian uint16 ids), and the vocabulary size their largest id implies."""
+    if not is_tokens(test):
+        raise ConfigError("training tokens need validation tokens too (test= a 1-D integer "
+                          "tensor), which every evaluation reports perplexity on",
+                          "split off the last tenth of the stream, e.g. test=tokens[-n // 10:]")
+    streams = {"train": train.detach().cpu(), "val": test.detach().cpu()}
+    h = hashlib.blake2b(digest_size=16)
+    for which, stream in streams.items():
+        if stream.numel() == 0:
+            raise ConfigError(f"the {which} token stream is empty", "give it some tokens")
+        low, high = int(stream.min()), int(stream.max())
+        if low < 0 or high >= 2**16:
+            raise ConfigError(f"the {which} tokens run from {low} to {high}; dsgd stores ids in "
+                              f"[0, 65536) as nanoGPT does", "map the ids into that range")
+        streams[which] = stream.to(torch.int32).contiguous()
+        _digest(h, streams[which])
+    folder = os.path.join(cache_dir(), "data", "tokens-" + h.hexdigest())
+    for which, stream in streams.items():
+        path = os.path.join(folder, which + ".bin")
+        if not os.path.exists(path):
+            ids = stream.numpy().astype("<u2")
+            _write_once(path, ids.tobytes())
+    vocabulary = max(int(s.max()) for s in streams.values()) + 1
+    return folder, vocabulary
+
+
 def dataset_path(train: Any, test: Optional[Any]) -> str:
     """The value of the `dataset` key: a name or folder as given, or the cached tensor folder of
     in-memory data."""

@@ -48,12 +48,15 @@ class Run:
 
     def __repr__(self) -> str:
         s = self.summary
+        metric = s.get("metric", "test_acc")  # runs from before tasks: accuracy
+        name = "validation perplexity" if metric == "test_ppl" else "test accuracy"
         return (f"Run({self.path!r}: {s.get('algo')} x{s.get('workers')}, status {self.status}, "
-                f"final test accuracy {s.get('final_test_acc', float('nan')):.4f})")
+                f"final {name} {s.get('final_' + metric, float('nan')):.4f})")
 
     @property
     def summary(self) -> dict[str, Any]:
-        """summary.json: status, final and best accuracy, counts, times, normalisation."""
+        """summary.json: status, task and metric, its final and best values (final_test_acc, or
+        a language model's final_test_ppl), counts, times, normalisation or tokens."""
         summary = _core.read_run(self.path)["summary"]
         if summary is None:
             raise FileNotFoundError(f"{self.path} has no summary.json: the run has not evaluated "

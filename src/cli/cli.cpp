@@ -156,8 +156,9 @@ int cli_main(int argc, char** argv) {
   report->add_option("-o,--out", report_options.out, "report file (default: DIR/report.md)");
   report
       ->add_option("--target", report_options.target,
-                   "accuracy for the time-to-target column (default: the sweep's)")
-      ->check(CLI::Range(0.0, 1.0));
+                   "the main metric's value for the time-to-target column: a test accuracy in "
+                   "(0, 1], or a language model's validation perplexity (default: the sweep's)")
+      ->check(CLI::PositiveNumber);
   report->add_flag("--no-plots", no_plots, "tables only (no gnuplot needed)");
   report
       ->add_option("--cluster", report_options.clusters,

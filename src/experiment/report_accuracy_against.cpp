@@ -19,8 +19,11 @@ bool numeric_labels(const std::vector<const Configuration*>& group, const std::s
 }
 
 Panel accuracy_against(const std::vector<const Configuration*>& group, const std::string& row,
-                       const std::string& column, const PublishedFigures& published) {
-  Panel panel{"final test accuracy against " + column, column, "final test accuracy", false, {}};
+                       const std::string& column, const PublishedFigures& published,
+                       const MainMetric& metric) {
+  const std::string final_metric = std::string("final ") + metric.name;
+  Panel panel{
+      final_metric + " against " + column, column, final_metric, metric.lower_is_better, {}};
   panel.log_x_base = 2;
   std::vector<std::string> rows;
   for (const auto* c : group) {
@@ -33,7 +36,7 @@ Panel accuracy_against(const std::vector<const Configuration*>& group, const std
       if (label_of(c->labels, row) != r) continue;
       const double x = std::stod(label_of(c->labels, column));
       for (const auto& run : c->runs) {
-        if (run.status == "ok") finals[x].push_back(run.final_acc);
+        if (run.status == "ok") finals[x].push_back(run.final_metric);
       }
     }
     Curve curve{r, {}, {}, {}, {}};

@@ -1,5 +1,5 @@
 // The report's tables by epoch (`[report] loss_epochs = [...]` and `accuracy_epochs = [...]` in the
-// sweep spec): each configuration's training loss, or test accuracy, at its first evaluation at or
+// sweep spec): each configuration's training loss, or main metric, at its first evaluation at or
 // after each epoch, so that "which converges faster" is read from numbers on the page rather than
 // from a curve. See report_sections.h.
 #include <fmt/format.h>
@@ -67,8 +67,9 @@ std::string loss_section(const Experiment& experiment) {
 }
 
 std::string accuracy_section(const Experiment& experiment) {
-  return by_epoch_section(experiment, experiment.layout.accuracy_epochs, "test_acc",
-                          "Test accuracy by epoch", "test accuracy");
+  const MainMetric& metric = experiment.metric();
+  return by_epoch_section(experiment, experiment.layout.accuracy_epochs, metric.column,
+                          std::string(metric.heading) + " by epoch", metric.name);
 }
 
 }  // namespace report_internal

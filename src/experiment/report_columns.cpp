@@ -39,9 +39,9 @@ Column optional_column(std::string header, std::string csv_name,
 }  // namespace
 
 std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
-                                  const std::vector<Row>& rows, bool with_target,
-                                  const std::string& target_name, const Row* reference,
-                                  const std::string& reference_name) {
+                                  const std::vector<Row>& rows, const MainMetric& metric,
+                                  bool with_target, const std::string& target_name,
+                                  const Row* reference, const std::string& reference_name) {
   auto any = [&rows](auto has) { return std::any_of(rows.begin(), rows.end(), has); };
   std::vector<Column> columns;
   for (const std::string& d : dimensions) {
@@ -58,17 +58,19 @@ std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
        [](const Configuration& c, const Row&) { return std::to_string(c.runs.size()); },
        [](const Configuration& c, const Row& row) {
          return std::vector<std::string>{std::to_string(c.runs.size()),
-                                         std::to_string(row.final_acc.n)};
+                                         std::to_string(row.final_metric.n)};
        }});
+  // Headers and CSV names say the metric: "final test acc", final_acc_mean (a perplexity's ppl).
+  const std::string a = metric.abbreviation;
   for (const auto& [header, name, field, stats] :
-       {std::tuple{"final test acc", "final_acc", &RunResult::final_acc, &Row::final_acc},
-        std::tuple{"mean of the last 5 evaluations", "last_five_acc", &RunResult::last_five_acc,
-                   &Row::last_five_acc},
-        std::tuple{"best test acc", "best_acc", &RunResult::best_acc, &Row::best_acc}}) {
+       {std::tuple{"final test " + a, "final_" + a, &RunResult::final_metric, &Row::final_metric},
+        std::tuple{std::string("mean of the last 5 evaluations"), "last_five_" + a,
+                   &RunResult::last_five_metric, &Row::last_five_metric},
+        std::tuple{"best test " + a, "best_" + a, &RunResult::best_metric, &Row::best_metric}}) {
     columns.push_back(
         {header,
-         {std::string(name) + "_mean", std::string(name) + "_std"},
-         [field = field](const Configuration& c, const Row&) { return accuracy_cell(c, field); },
+         {name + "_mean", name + "_std"},
+         [field = field](const Configuration& c, const Row&) { return metric_cell(c, field); },
          [stats = stats](const Configuration&, const Row& row) {
            return std::vector<std::string>{stat(row.*stats, false), stat(row.*stats, true)};
          }});

@@ -16,9 +16,18 @@ std::string drops_section(const Experiment& experiment, const Layout& layout) {
   const std::vector<std::string>& baselines = experiment.layout.drops_from;
   if (baselines.empty() || layout.rows.empty()) return "";
   std::ostringstream md;
-  md << "\n## Drops from the baselines\n\nPoints of final test accuracy each configuration "
-        "lost against each baseline (negative: it gained): the baseline's mean over its seeds "
-        "less the configuration's, over the seeds of each that have ended, once every one of "
+  const MainMetric& metric = experiment.metric();
+  md << "\n## Drops from the baselines\n\n"
+     << (metric.lower_is_better
+             ? fmt::format("The final {} each configuration gained against each baseline "
+                           "(negative: it lost): the configuration's mean over its seeds less "
+                           "the baseline's, ",
+                           metric.name)
+             : fmt::format("Points of final {} each configuration lost against each baseline "
+                           "(negative: it gained): the baseline's mean over its seeds less the "
+                           "configuration's, ",
+                           metric.name))
+     << "over the seeds of each that have ended, once every one of "
         "them ended ok (a seed queued or still going joins when it ends), with its 95 % interval "
         "by Welch's t over the seeds of both, where both have two seeds or more: \"resolved\" "
         "where the interval leaves out 0, \"not resolved\" where it holds it; with one seed on "
@@ -31,10 +40,11 @@ std::string drops_section(const Experiment& experiment, const Layout& layout) {
     std::vector<std::string> cells;
     for (const std::string& b : baselines) {
       const Configuration* baseline = reference_for(experiment, layout, c, b);
-      cells.push_back(baseline == &c ? "baseline"
-                      : baseline == nullptr
-                          ? "-"
-                          : measured_drop(finished_accuracy(*baseline), finished_accuracy(c)));
+      cells.push_back(
+          baseline == &c ? "baseline"
+          : baseline == nullptr
+              ? "-"
+              : measured_drop(finished_metric(*baseline), finished_metric(c), experiment.metric()));
     }
     md << table_row(c, experiment.dimensions, cells);
   }

@@ -120,44 +120,63 @@ bool spans_tenfold(const std::vector<Curve>& curves, std::vector<double> Curve::
   return longest > 10 * shortest;
 }
 
-// The time each configuration first reaches every test accuracy on a grid over the top quarter of
-// the best any run reached: where one target decides a comparison (time to the reference's final
-// accuracy), the curve shows whether a target a little higher or lower would have decided it
-// otherwise. The grid and a linear time axis keep that end readable: accuracies below it are
-// reached within the first epochs, and a logarithmic axis would flatten the late crossings where
-// comparisons are read; unless the lines' times differ more than tenfold (a single worker beside
-// sixteen), where a linear axis would flatten all but the slowest. On the part's clock
-// (clock_of). A target is drawn only where every seed got there (a seed still going beside ended
-// ones waits for its end, as in the tables): the mean of their times, the band their range.
-Panel time_to_accuracy(const std::vector<const Configuration*>& part, const SeriesName& name,
-                       const Clock& clock) {
-  double best = 0.0;
+// The main metric of a part's runs (one for the whole report: load_experiment checks it).
+const MainMetric& metric_of(const std::vector<const Configuration*>& part) {
   for (const auto* c : part) {
     for (const auto& run : c->runs) {
-      auto acc = run.metrics.find("test_acc");
-      if (acc == run.metrics.end()) continue;
-      for (double a : acc->second) {
-        if (!std::isnan(a)) best = std::max(best, a);
+      if (!run.status.empty()) return run.metric();
+    }
+  }
+  return main_metric(TaskKind::kClassification);
+}
+
+// The time each configuration first reaches every value of the main metric on a grid over the
+// last quarter of the way to the best any run reached (accuracies from 0.75 of the best up to it;
+// perplexities from 1/0.75 of the best down to it): where one target decides a comparison (time to
+// the reference's final accuracy), the curve shows whether a target a little higher or lower
+// would have decided it otherwise. The grid and a linear time axis keep that end readable: values
+// before it are reached within the first epochs, and a logarithmic axis would flatten the late
+// crossings where comparisons are read; unless the lines' times differ more than tenfold (a
+// single worker beside sixteen), where a linear axis would flatten all but the slowest. On the
+// part's clock (clock_of). A target is drawn only where every seed got there (a seed still going
+// beside ended ones waits for its end, as in the tables): the mean of their times, the band their
+// range.
+Panel time_to_accuracy(const std::vector<const Configuration*>& part, const SeriesName& name,
+                       const Clock& clock) {
+  const MainMetric& metric = metric_of(part);
+  double best = metric.worst();
+  for (const auto* c : part) {
+    for (const auto& run : c->runs) {
+      auto values = run.metrics.find(metric.column);
+      if (values == run.metrics.end()) continue;
+      for (double v : values->second) {
+        if (!std::isnan(v) && metric.better(v, best)) best = v;
       }
     }
   }
-  Panel panel{"time to reach each test accuracy", "test accuracy reached", clock.label, false, {}};
+  Panel panel{std::string("time to reach each ") + metric.name,
+              std::string(metric.name) + " reached",
+              clock.label,
+              false,
+              {}};
   constexpr int kTargets = 40;
   constexpr double kLowest = 0.75;  // of the best accuracy: the grid's start
+  const double start = metric.lower_is_better ? 1.0 / kLowest : kLowest;
+  const bool any = std::isfinite(best) && best > 0;
   for (const auto* c : part) {
     Curve curve{name(*c), {}, {}, {}, {}};
-    for (int k = 0; k <= kTargets && best > 0; ++k) {
-      const double target = best * (kLowest + (1.0 - kLowest) * k / kTargets);
+    for (int k = 0; k <= kTargets && any; ++k) {
+      const double target = best * (start + (1.0 - start) * k / kTargets);
       std::vector<double> times;
       size_t seeds = 0;
       for (const auto& run : c->runs) {
         if (waits_for_its_end(*c, run)) continue;
         ++seeds;
-        auto acc = run.metrics.find("test_acc");
+        auto values = run.metrics.find(metric.column);
         auto time = run.metrics.find(clock.column);
-        if (acc == run.metrics.end() || time == run.metrics.end()) break;
-        for (size_t i = 0; i < acc->second.size() && i < time->second.size(); ++i) {
-          if (acc->second[i] >= target) {
+        if (values == run.metrics.end() || time == run.metrics.end()) break;
+        for (size_t i = 0; i < values->second.size() && i < time->second.size(); ++i) {
+          if (metric.reaches(values->second[i], target)) {
             times.push_back(time->second[i]);
             break;
           }
@@ -214,15 +233,19 @@ std::vector<std::vector<const Configuration*>> series_parts(
 std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
                                 const SeriesName& name) {
   const Clock clock = clock_of(part);
+  const MainMetric& metric = metric_of(part);
+  const std::string shown = metric.name;
+  // A perplexity falls over orders of magnitude early on: a logarithmic axis, as the loss's.
+  const bool log_metric = metric.lower_is_better;
   std::vector<Panel> panels = {
-      {"test accuracy", "epoch", "test accuracy", false, {}},
-      {"test accuracy against " + clock.name, clock.label, "test accuracy", false, {}},
+      {shown, "epoch", shown, log_metric, {}},
+      {shown + " against " + clock.name, clock.label, shown, log_metric, {}},
       {"training loss", "epoch", "training loss", true, {}},
       {"training loss against " + clock.name, clock.label, "training loss", true, {}}};
   for (const auto* c : part) {
-    panels[0].curves.push_back(seed_curve(*c, name(*c), "epoch", "test_acc"));
+    panels[0].curves.push_back(seed_curve(*c, name(*c), "epoch", metric.column));
     panels[1].curves.push_back(
-        scaled(seed_curve(*c, name(*c), clock.column, "test_acc"), clock.scale, 1.0));
+        scaled(seed_curve(*c, name(*c), clock.column, metric.column), clock.scale, 1.0));
     panels[2].curves.push_back(seed_curve(*c, name(*c), "epoch", "train_loss"));
     panels[3].curves.push_back(
         scaled(seed_curve(*c, name(*c), clock.column, "train_loss"), clock.scale, 1.0));
@@ -230,7 +253,7 @@ std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
   // As the time to each accuracy below: lines whose times differ more than tenfold on a
   // logarithmic axis, lest the slowest flatten the others against the frame.
   if (spans_tenfold(panels[1].curves, &Curve::x)) panels[1].log_x_base = panels[3].log_x_base = 10;
-  if (any_metric(part, "test_acc")) panels.push_back(time_to_accuracy(part, name, clock));
+  if (any_metric(part, metric.column)) panels.push_back(time_to_accuracy(part, name, clock));
   bool histograms = false;
   for (const auto* c : part) {
     for (const auto& run : c->runs) histograms = histograms || !run.staleness_histogram.empty();
@@ -247,9 +270,9 @@ std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
   // What reaching an accuracy cost in communication: the asynchronous runs' exchanges and the
   // synchronous runs' global reductions, in bytes moved (docs/design/engines.md).
   if (any_metric(part, "global_bytes")) {
-    Panel panel{"test accuracy against bytes moved", "bytes moved", "test accuracy", false, {}};
+    Panel panel{shown + " against bytes moved", "bytes moved", shown, log_metric, {}};
     for (const auto* c : part) {
-      panel.curves.push_back(seed_curve(*c, name(*c), "global_bytes", "test_acc"));
+      panel.curves.push_back(seed_curve(*c, name(*c), "global_bytes", metric.column));
     }
     panels.push_back(std::move(panel));
   }

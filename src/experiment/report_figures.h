@@ -35,10 +35,11 @@ std::vector<std::vector<const Configuration*>> series_parts(
 std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
                                 const SeriesName& name);
 
-// Final test accuracy (mean over finished seeds, the band across them) against the numeric
+// The final main metric (mean over finished seeds, the band across them) against the numeric
 // `column` label, one line per value of `row`: a point for each configuration that finished.
 Panel accuracy_against(const std::vector<const Configuration*>& group, const std::string& row,
-                       const std::string& column, const PublishedFigures& published = {});
+                       const std::string& column, const PublishedFigures& published = {},
+                       const MainMetric& metric = main_metric(TaskKind::kClassification));
 
 // Gives every curve of every figure the style of its title, numbered in order of first
 // appearance: a row (an algorithm, say) keeps its colour across a report's figures.

@@ -5,18 +5,28 @@
 
 #include <algorithm>
 
+#include "core/errors.h"
+
 namespace dsgd {
 namespace report_internal {
 std::string Layout::target_name() const {
-  return relative_target() ? target_config + "'s final acc" : fmt::format("{}", target);
+  return relative_target() ? target_config + "'s final " + metric : fmt::format("{}", target);
 }
 
 Layout resolve_layout(const Experiment& experiment, const ReportOptions& options) {
   const ReportLayout& given = experiment.layout;
-  Layout layout{given.rows, given.columns, {}, given.target, given.target_config};
+  Layout layout{given.rows,   given.columns,       {},
+                given.target, given.target_config, experiment.metric().abbreviation};
   if (options.target > 0.0) {
     layout.target = options.target;
     layout.target_config.clear();
+  }
+  const MainMetric& metric = experiment.metric();
+  if (layout.target > 0.0 && (metric.fraction ? layout.target > 1.0 : layout.target < 1.0)) {
+    throw ConfigError(fmt::format("the target {:g} is no {}", layout.target, metric.name),
+                      metric.fraction
+                          ? "give a test accuracy in (0, 1], e.g. --target 0.9"
+                          : "give a validation perplexity of at least 1, e.g. --target 5");
   }
   if (layout.rows.empty() && experiment.dimensions.size() == 1) {
     layout.rows = experiment.dimensions.front();
@@ -86,7 +96,7 @@ std::vector<double> targets_of(const Experiment& experiment, const Layout& layou
       continue;
     }
     const Configuration* reference = reference_for(experiment, layout, c, layout.target_config);
-    const SeedStats finished = reference != nullptr ? finished_accuracy(*reference) : SeedStats{};
+    const SeedStats finished = reference != nullptr ? finished_metric(*reference) : SeedStats{};
     targets.push_back(finished.n > 0 ? finished.mean : 0.0);
   }
   return targets;

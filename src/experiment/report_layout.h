@@ -20,8 +20,9 @@ struct Layout {
   // Labels that do not tell groups apart: `config` when rows or columns are config keys (it is
   // then only each configuration's name), and `run`, a loose run folder's name.
   std::vector<std::string> names_only;
-  double target = 0.0;        // a fixed accuracy, or
-  std::string target_config;  // a value of `rows` whose final accuracy is the target
+  double target = 0.0;         // a fixed value of the main metric (an accuracy, a perplexity), or
+  std::string target_config;   // a value of `rows` whose final main metric is the target
+  std::string metric = "acc";  // the main metric's abbreviation, for the target's name
 
   bool relative_target() const { return target <= 0.0 && !target_config.empty() && !rows.empty(); }
   bool has_target() const { return target > 0.0 || relative_target(); }

@@ -19,10 +19,11 @@ namespace {
 // An accuracy not known (yet): NaN, which every comparison and drop passes over.
 constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 
-// Points of accuracy a published figure lost against the published baseline.
-std::string drop(double baseline, double accuracy) {
-  if (std::isnan(baseline) || std::isnan(accuracy)) return "-";
-  return fmt::format("{:.2f}", (baseline - accuracy) * 100.0);
+// How much worse a published figure is than the published baseline: points of accuracy lost, or
+// perplexity gained.
+std::string drop(double baseline, double value, const MainMetric& metric) {
+  if (std::isnan(baseline) || std::isnan(value)) return "-";
+  return fmt::format("{:.2f}", metric.shown_difference(metric.shortfall(value, baseline)));
 }
 
 }  // namespace
@@ -42,12 +43,13 @@ std::string published_section(const Experiment& experiment) {
   }
   const double published_base = figure_of(published.baseline)->accuracy.value_or(kUnknown);
   const SeedStats measured_base =
-      measured_baseline != nullptr ? finished_accuracy(*measured_baseline) : SeedStats{};
+      measured_baseline != nullptr ? finished_metric(*measured_baseline) : SeedStats{};
 
+  const MainMetric& metric = experiment.metric();
   std::ostringstream md;
   md << "\n## Published and measured\n\n"
      << fmt::format(
-            "Published: {}. Each drop is in points of final test accuracy below the "
+            "Published: {}. Each drop is {} the "
             "configuration's own baseline, {}: the published figures' from the published "
             "{:.4f}, the measured ones' from the measured {}. A measured drop is taken over "
             "the seeds of each side that have ended, once every one of them ended ok (a seed "
@@ -55,7 +57,10 @@ std::string published_section(const Experiment& experiment) {
             "the seeds of both, where both have two seeds or more: \"resolved\" where the "
             "interval leaves out 0, \"not resolved\" where it holds it; with one seed on a side "
             "no test is possible, and the cell says how many seeds there are.\n\n",
-            published.source, published.baseline, published_base,
+            published.source,
+            metric.fraction ? fmt::format("in points of final {} below", metric.name)
+                            : fmt::format("the final {} above", metric.name),
+            published.baseline, published_base,
             measured_base.n == 0 ? std::string("(not yet)")
                                  : fmt::format("{:.4f}", measured_base.mean));
   if (!published.unverified_why.empty()) {
@@ -83,10 +88,11 @@ std::string published_section(const Experiment& experiment) {
         shown_labels.push_back(label);
       }
     }
-    md << fmt::format("| {} | {} | {} | {} | {} |\n", joined(shown_labels, ", "), published_cell,
-                      accuracy_cell(c, &RunResult::final_acc),
-                      baseline ? "baseline" : drop(published_base, published_accuracy),
-                      baseline ? "baseline" : measured_drop(measured_base, finished_accuracy(c)));
+    md << fmt::format(
+        "| {} | {} | {} | {} | {} |\n", joined(shown_labels, ", "), published_cell,
+        metric_cell(c, &RunResult::final_metric),
+        baseline ? "baseline" : drop(published_base, published_accuracy, metric),
+        baseline ? "baseline" : measured_drop(measured_base, finished_metric(c), metric));
   }
   return md.str();
 }

@@ -66,21 +66,27 @@ std::string preamble(const Experiment& experiment, const ReportOptions& options)
 
 std::string table_intro(const Layout& layout, const std::vector<Row>& rows) {
   std::ostringstream md;
-  md << "## Every configuration\n\nAccuracies: mean ± std over the seeds that have ended, when "
-        "every one of them ended ok, with a seed still going (its accuracy so far and epoch) "
+  const bool accuracy = layout.metric == "acc";
+  const char* value = accuracy ? "accuracy" : "perplexity";
+  md << "## Every configuration\n\n"
+     << (accuracy ? "Accuracies" : "Perplexities")
+     << ": mean ± std over the seeds that have ended, when every one of them ended ok, with a "
+        "seed still going (its "
+     << value
+     << " so far and epoch) "
         "or queued named beside it; otherwise each seed's outcome (where a seed did not end "
         "ok, or none has ended yet). ";
   if (layout.has_target()) {
     md << fmt::format(
-        "Time to {}: the first evaluation at or above it, as epoch / updates / simulated time, "
+        "Time to {}: the first evaluation at or {} it, as epoch / updates / simulated time, "
         "mean over the seeds that got there (k/n when not all did; \"not yet\" while a seed "
         "that has not is still running or interrupted){}. ",
-        layout.target_name(),
+        layout.target_name(), accuracy ? "above" : "below",
         layout.relative_target()
             ? fmt::format("; the reference is the {} {} with the same other labels, or the only "
-                          "one, and \"-\" stands where it has no final accuracy yet (none of its "
+                          "one, and \"-\" stands where it has no final {} yet (none of its "
                           "seeds has ended, or one did not end ok)",
-                          layout.rows, layout.target_config)
+                          layout.rows, layout.target_config, value)
             : "");
   }
   if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.staleness || r.gap; })) {
@@ -103,7 +109,8 @@ std::string table_intro(const Layout& layout, const std::vector<Row>& rows) {
 
 std::string pivot_section(const Experiment& experiment, const Layout& layout) {
   std::ostringstream md;
-  md << fmt::format("\n## Final test accuracy: {} against {}\n", layout.rows, layout.columns);
+  md << fmt::format("\n## Final {}: {} against {}\n", experiment.metric().name, layout.rows,
+                    layout.columns);
   for (const auto& [key, group] : group_by(experiment, layout, {layout.rows, layout.columns})) {
     const std::vector<std::string> columns = values_in(group, layout.columns);
     md << "\n";
@@ -126,7 +133,7 @@ std::string pivot_section(const Experiment& experiment, const Layout& layout) {
         std::string cell = "-";
         for (const auto* c : group) {
           if (label_of(c->labels, layout.rows) == r && label_of(c->labels, layout.columns) == col) {
-            cell = accuracy_cell(*c, &RunResult::final_acc);
+            cell = metric_cell(*c, &RunResult::final_metric);
           }
         }
         md << " " << cell << " |";
@@ -147,16 +154,18 @@ std::string figure_section(const Experiment& experiment, const Layout& layout,
   if (!layout.columns.empty() && !layout.rows.empty()) {
     for (const auto& [key, group] : group_by(experiment, layout, {layout.rows, layout.columns})) {
       if (!numeric_labels(group, layout.columns)) continue;
-      const std::string title = "final test accuracy against " + layout.columns +
+      const std::string final_metric = std::string("final ") + experiment.metric().name;
+      const std::string title = final_metric + " against " + layout.columns +
                                 (key.empty() ? "" : ", " + joined(key, ", "));
       const std::string base = plots + "/accuracy-against-" + slug(layout.columns) +
                                (key.empty() ? "" : "_" + slug(joined(key, "_")));
       md << fmt::format("\n## {}\n\n![{}]({}.png) ([SVG]({}.svg))\n",
-                        "Final test accuracy against " + layout.columns, title, base, base);
-      figures.push_back(
-          {base,
-           title,
-           {accuracy_against(group, layout.rows, layout.columns, experiment.layout.published)}});
+                        "F" + final_metric.substr(1) + " against " + layout.columns, title, base,
+                        base);
+      figures.push_back({base,
+                         title,
+                         {accuracy_against(group, layout.rows, layout.columns,
+                                           experiment.layout.published, experiment.metric())}});
     }
   }
   md << "\n## Curves\n\nOne line per " << (layout.rows.empty() ? "configuration" : layout.rows)

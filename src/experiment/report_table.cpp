@@ -47,9 +47,9 @@ std::optional<double> Row::traffic_value(const std::string& key) const {
 
 Row summarise(const Configuration& c, double target) {
   Row row;
-  row.final_acc = seed_stats(values_of(c, &RunResult::final_acc));
-  row.best_acc = seed_stats(values_of(c, &RunResult::best_acc));
-  row.last_five_acc = seed_stats(values_of(c, &RunResult::last_five_acc));
+  row.final_metric = seed_stats(values_of(c, &RunResult::final_metric));
+  row.best_metric = seed_stats(values_of(c, &RunResult::best_metric));
+  row.last_five_metric = seed_stats(values_of(c, &RunResult::last_five_metric));
   row.wall = seed_stats(values_of(c, &RunResult::wall_time));
   std::vector<double> staleness, gap, sim_time, seconds;
   std::map<std::string, std::vector<double>> traffic;
@@ -104,9 +104,13 @@ std::string mean_std(const SeedStats& s, int digits) {
   return fmt::format("{:.{}f} ± {:.{}f}", s.mean, digits, s.std, digits);
 }
 
-std::string measured_drop(const SeedStats& baseline, const SeedStats& measured) {
+std::string measured_drop(const SeedStats& baseline, const SeedStats& measured,
+                          const MainMetric& metric) {
   if (baseline.n == 0 || measured.n == 0) return "-";
-  const std::string points = fmt::format("{:.2f}", (baseline.mean - measured.mean) * 100.0);
+  // A drop is how much worse than the baseline: lower for an accuracy, higher for a perplexity.
+  const double sign = metric.lower_is_better ? -1.0 : 1.0;
+  const std::string points =
+      fmt::format("{:.2f}", metric.shown_difference(sign * (baseline.mean - measured.mean)));
   // With one seed on either side the spread of the difference is unknown: say how many there are.
   if (baseline.n == 1 && measured.n == 1) return points + " (one seed)";
   if (baseline.n < 2 || measured.n < 2) {
@@ -114,11 +118,13 @@ std::string measured_drop(const SeedStats& baseline, const SeedStats& measured) 
                        baseline.n);
   }
   const DifferenceInterval drop = *welch_interval(baseline, measured);
-  return fmt::format("{} [{:.2f}, {:.2f}], {}", points, drop.low * 100.0, drop.high * 100.0,
+  const double low = metric.shown_difference(sign * (sign > 0 ? drop.low : drop.high));
+  const double high = metric.shown_difference(sign * (sign > 0 ? drop.high : drop.low));
+  return fmt::format("{} [{:.2f}, {:.2f}], {}", points, low, high,
                      drop.resolved() ? "resolved" : "not resolved");
 }
 
-std::string accuracy_cell(const Configuration& c, double RunResult::*field) {
+std::string metric_cell(const Configuration& c, double RunResult::*field) {
   bool ended_ok = true;  // every seed that has ended, ended normally
   bool any_run = false;
   std::vector<std::string> waiting;  // the seeds still going beside ended ones, then the queued

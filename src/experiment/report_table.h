@@ -15,7 +15,7 @@ namespace dsgd {
 
 // One configuration summarised over its seeds.
 struct Row {
-  SeedStats final_acc, best_acc, last_five_acc, wall;
+  SeedStats final_metric, best_metric, last_five_metric, wall;
   // Time to the target: the mean over the seeds that reached it, and how many did out of how
   // many had metrics; no target: with_metrics = 0.
   std::optional<Reached> reached_mean;
@@ -32,12 +32,13 @@ struct Row {
 // "0.8512" for one value, "0.8512 ± 0.0031" (the sample std) for more, "-" for none.
 std::string mean_std(const SeedStats& s, int digits);
 
-// Points of final accuracy lost from `baseline` to `measured` (negative: gained), with the 95 %
-// interval of Welch's t over the seeds behind them (seed_test.h), "resolved" where it leaves out
-// 0 and "not resolved" where it holds it; where either side has one seed, so no test is possible,
-// "(one seed)" or "(2 seeds against 1)" (this configuration's against the baseline's); "-" where
-// either has no clean result yet.
-std::string measured_drop(const SeedStats& baseline, const SeedStats& measured);
+// How much worse than `baseline` the final metric `measured` is (negative: better): points of
+// accuracy lost, or perplexity gained, with the 95 % interval of Welch's t over the seeds behind
+// them (seed_test.h), "resolved" where it leaves out 0 and "not resolved" where it holds it;
+// where either side has one seed, so no test is possible, "(one seed)" or "(2 seeds against 1)"
+// (this configuration's against the baseline's); "-" where either has no clean result yet.
+std::string measured_drop(const SeedStats& baseline, const SeedStats& measured,
+                          const MainMetric& metric);
 
 // `target` ≤ 0: no time-to-target column for this configuration.
 Row summarise(const Configuration& c, double target);
@@ -47,7 +48,7 @@ Row summarise(const Configuration& c, double target);
 // seed's outcome, so that a diverged or collapsed seed is never averaged away ("0.8512,
 // collapsed") and a configuration none of whose seeds has ended says how far each got ("0.7728
 // (running, epoch 6)").
-std::string accuracy_cell(const Configuration& c, double RunResult::*field);
+std::string metric_cell(const Configuration& c, double RunResult::*field);
 
 // One column of the table of every configuration: its markdown header and cell, and the CSV
 // columns and cells (full precision) it contributes.
@@ -58,15 +59,17 @@ struct Column {
   std::function<std::vector<std::string>(const Configuration&, const Row&)> csv;
 };
 
-// The columns for these rows: the dimensions, seeds, accuracies, then time to `target_name`
+// The columns for these rows: the dimensions, seeds, the main metric's final, last-five mean and
+// best (accuracies, or perplexities), then time to `target_name`
 // (when `with_target`), staleness and gap (asynchronous runs), traffic (synchronous runs) and
 // wall time, each only when some row has it. With a `reference` row (the configuration whose
 // final accuracy is the target), the time to the target also as a ratio to the reference's own,
 // in simulated time and in epochs: how much sooner on the clock, and how much of that the
 // algorithm's (epochs) rather than the clock's.
 std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
-                                  const std::vector<Row>& rows, bool with_target,
-                                  const std::string& target_name, const Row* reference = nullptr,
+                                  const std::vector<Row>& rows, const MainMetric& metric,
+                                  bool with_target, const std::string& target_name,
+                                  const Row* reference = nullptr,
                                   const std::string& reference_name = "");
 
 std::string markdown_table(const std::vector<Column>& columns,

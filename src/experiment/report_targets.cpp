@@ -1,5 +1,6 @@
-// The report's table of time to each test accuracy (`[report] accuracy_targets = [...]` in the
-// sweep spec): where a claim is read as "reaches the reference's final accuracy sooner", one
+// The report's table of time to each value of the main metric (`[report] accuracy_targets = [...]`
+// in the sweep spec: test accuracies, or a language model's perplexities): where a claim is read as
+// "reaches the reference's final accuracy sooner", one
 // target decides it, and a target a little higher or lower can reverse it. This table reads the
 // same comparison at several targets, in numbers, beside the figure that draws it as a curve. See
 // report_sections.h.
@@ -78,12 +79,15 @@ std::string targets_section(const Experiment& experiment, const Layout& layout) 
   const std::vector<double>& targets = experiment.layout.accuracy_targets;
   if (targets.empty()) return "";
   std::ostringstream md;
-  md << "\n## Time to each test accuracy\n\nEach configuration's first evaluation at or above "
-        "each test accuracy: the time to it on the report's clock (h:mm:ss on a cluster, else "
-        "simulated time) and, in parentheses, its epoch";
+  const MainMetric& metric = experiment.metric();
+  md << fmt::format(
+      "\n## Time to each {}\n\nEach configuration's first evaluation at or {} each "
+      "{}: the time to it on the report's clock (h:mm:ss on a cluster, else "
+      "simulated time) and, in parentheses, its epoch",
+      metric.name, metric.lower_is_better ? "below" : "above", metric.name);
   if (layout.relative_target()) {
-    md << " and that time over " << layout.target_config
-       << "'s to the same accuracy (below 1: sooner)";
+    md << " and that time over " << layout.target_config << "'s to the same "
+       << (metric.fraction ? "accuracy" : "value") << " (below 1: sooner)";
   }
   md << "; the mean over the seeds that got there, (k/n) where only k of its n seeds did. "
         "\"never\": every seed ended without reaching it; \"not yet\": one still may; - : "

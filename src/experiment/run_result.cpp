@@ -126,11 +126,11 @@ void read_compute(const nlohmann::json& summary, RunResult& run) {
   append_format_changes(summary, run);
 }
 
-// The mean test accuracy of a run's last `count` evaluations (rows without one skipped); its final
-// accuracy when the metrics have none.
+// The mean main metric of a run's last `count` evaluations (rows without one skipped); its final
+// value when the metrics have none.
 double mean_of_last_evaluations(const RunResult& run, size_t count) {
-  auto it = run.metrics.find("test_acc");
-  if (it == run.metrics.end()) return run.final_acc;
+  auto it = run.metrics.find(run.metric().column);
+  if (it == run.metrics.end()) return run.final_metric;
   double sum = 0.0;
   size_t n = 0;
   for (auto v = it->second.rbegin(); v != it->second.rend() && n < count; ++v) {
@@ -138,7 +138,7 @@ double mean_of_last_evaluations(const RunResult& run, size_t count) {
     sum += *v;
     ++n;
   }
-  return n == 0 ? run.final_acc : sum / static_cast<double>(n);
+  return n == 0 ? run.final_metric : sum / static_cast<double>(n);
 }
 
 }  // namespace
@@ -159,8 +159,20 @@ RunResult read_run(const std::string& folder, Labels labels) {
         "the run's summary is damaged; rerun it or leave its folder out");
   }
   run.status = summary.value("status", "");
-  run.final_acc = summary.value("final_test_acc", 0.0);
-  run.best_acc = summary.value("best_test_acc", 0.0);
+  if (summary.contains("task")) {
+    const std::string task = summary["task"].is_string() ? summary["task"].get<std::string>() : "";
+    const std::optional<TaskKind> kind = find_enum<TaskKind>(task);
+    if (!kind) {
+      throw ConfigError(fmt::format("'{}' names the task '{}', which this dsgd does not know",
+                                    (dir / "summary.json").string(), task),
+                        fmt::format("report it with the dsgd that made it (tasks: {})",
+                                    fmt::join(enum_names<TaskKind>(), ", ")));
+    }
+    run.task = *kind;
+  }
+  const std::string metric = run.metric().column;
+  run.final_metric = summary.value("final_" + metric, run.metric().worst());
+  run.best_metric = summary.value("best_" + metric, run.metric().worst());
   run.wall_time = summary.value("wall_time", 0.0);
   run.epochs = summary.value("epochs", 0.0);
   run.staleness_histogram = summary.value("staleness_histogram", std::vector<double>{});
@@ -179,7 +191,7 @@ RunResult read_run(const std::string& folder, Labels labels) {
     }
   }
   read_metrics(dir / "metrics.csv", run);
-  run.last_five_acc = mean_of_last_evaluations(run, 5);
+  run.last_five_metric = mean_of_last_evaluations(run, 5);
   read_compute(summary, run);
   return run;
 }
@@ -219,12 +231,12 @@ bool waits_for_its_end(const Configuration& c, const RunResult& run) {
          });
 }
 
-SeedStats finished_accuracy(const Configuration& c) {
+SeedStats finished_metric(const Configuration& c) {
   std::vector<double> finals;
   for (const auto& run : c.runs) {
     if (waits_for_its_end(c, run)) continue;
     if (run.status != "ok") return SeedStats{};
-    finals.push_back(run.final_acc);
+    finals.push_back(run.final_metric);
   }
   return seed_stats(finals);
 }
@@ -234,7 +246,7 @@ std::optional<Reached> time_to_target(const RunResult& run, double target) {
     auto it = run.metrics.find(name);
     return it == run.metrics.end() ? nullptr : &it->second;
   };
-  const auto* acc = column("test_acc");
+  const auto* acc = column(run.metric().column);
   const auto* epoch = column("epoch");
   const auto* updates = column("updates");
   const auto* sim_time = column("sim_time");
@@ -243,7 +255,7 @@ std::optional<Reached> time_to_target(const RunResult& run, double target) {
   }
   const auto* seconds = column("seconds");
   for (size_t i = 0; i < acc->size(); ++i) {
-    if ((*acc)[i] >= target) {
+    if (run.metric().reaches((*acc)[i], target)) {
       Reached reached{(*epoch)[i], (*updates)[i], (*sim_time)[i], std::nullopt};
       if (seconds != nullptr && i < seconds->size()) reached.seconds = (*seconds)[i];
       return reached;

@@ -186,6 +186,21 @@ Experiment load_experiment(const std::vector<std::string>& dirs) {
     c.runs.erase(std::remove_if(c.runs.begin(), c.runs.end(), not_started), c.runs.end());
     c.queued = static_cast<int>(queued);
   }
+  // One task for the report: the first started run's, which every other started run must share.
+  const RunResult* first = nullptr;
+  for (const Configuration& c : experiment.configurations) {
+    for (const RunResult& run : c.runs) {
+      if (run.status.empty()) continue;
+      if (first == nullptr) first = &run;
+      if (run.task != first->task) {
+        throw ConfigError(
+            fmt::format("'{}' is a {} run and '{}' a {} run: their metrics do not compare",
+                        first->dir, enum_name(first->task), run.dir, enum_name(run.task)),
+            "report each task's runs on a page of their own");
+      }
+    }
+  }
+  if (first != nullptr) experiment.task = first->task;
   return experiment;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "experiment/sweep_spec.h"
+#include "models/task.h"
 #include "train/config.h"
 
 namespace dsgd {
@@ -24,11 +25,16 @@ struct RunResult {
   std::string dir;
   Labels labels;       // including the seed, when the sweep has one
   std::string status;  // summary.json's, or "" when the run has not written one
-  double final_acc = 0.0;
-  double best_acc = 0.0;
-  // The mean test accuracy of the last five evaluations (of as many as were made, when fewer): a
-  // final accuracy less at the mercy of one evaluation's noise.
-  double last_five_acc = 0.0;
+  // What the run learned (summary.json's task; runs from before tasks are classification), and
+  // so the metric it is judged by: test accuracy, or a language model's validation perplexity.
+  TaskKind task = TaskKind::kClassification;
+  const MainMetric& metric() const { return main_metric(task); }
+  // The main metric's final and best values (summary.json's final_<metric>, best_<metric>).
+  double final_metric = 0.0;
+  double best_metric = 0.0;
+  // The mean of the main metric over the last five evaluations (of as many as were made, when
+  // fewer): a final value less at the mercy of one evaluation's noise.
+  double last_five_metric = 0.0;
   double wall_time = 0.0;
   double epochs = 0.0;  // how far it got (a running or interrupted run's last evaluation)
   std::vector<double> staleness_histogram;
@@ -80,12 +86,16 @@ struct Experiment {
   // What a reader of the report must know that the tables cannot say: a sweep folder whose
   // spec's [report] was edited after the sweep wrote it, so that the report follows the old one.
   std::vector<std::string> warnings;
+  // The runs' task, one for the whole report, and the metric its tables and figures show.
+  TaskKind task = TaskKind::kClassification;
+  const MainMetric& metric() const { return main_metric(task); }
 };
 
-// Reads every run below `dirs`. A folder with sweep.json contributes its points in declared order
-// (points not run yet appear with an empty status); any other folder, every run folder below it,
-// labelled by its path (a last component seed=N or seedN is taken as the seed). Throws ConfigError
-// when a folder does not exist or holds no run.
+// Reads every run below `dirs`; throws ConfigError where they hold runs of two tasks (images and
+// a language model: their metrics do not compare). A folder with sweep.json contributes its points
+// in declared order (points not run yet appear with an empty status); any other folder, every run
+// folder below it, labelled by its path (a last component seed=N or seedN is taken as the seed).
+// Throws ConfigError when a folder does not exist or holds no run.
 Experiment load_experiment(const std::vector<std::string>& dirs);
 
 // Statistics over the seeds of a configuration.
@@ -105,13 +115,13 @@ bool unfinished(const RunResult& run);
 // campaign's page keeps a row's finished figures while its next seed runs.
 bool waits_for_its_end(const Configuration& c, const RunResult& run);
 
-// The final accuracy over a configuration's ended seeds when every one of them finished normally
+// The final main metric over a configuration's ended seeds when every one of them finished normally
 // (seeds still going join when they end, as queued ones do when they start); n = 0 where none has
 // ended, or one ended otherwise (diverged, collapsed: never averaged away).
-SeedStats finished_accuracy(const Configuration& c);
+SeedStats finished_metric(const Configuration& c);
 
-// When a run's test accuracy first reached `target`: the metrics row's epoch, updates and
-// simulated time; nullopt if it never did.
+// When a run's main metric first reached `target` (at or above an accuracy, at or below a
+// perplexity): the metrics row's epoch, updates and simulated time; nullopt if it never did.
 struct Reached {
   double epoch = 0.0;
   double updates = 0.0;

@@ -178,6 +178,22 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
                         layout.accuracy_targets);
         continue;
       }
+      if (name == "perplexity_targets") {
+        const toml::array* list = node.as_array();
+        const std::string expected =
+            "report.perplexity_targets must be a list of decreasing validation perplexities, "
+            "each at least 1, e.g. [8, 6, 5]";
+        if (list == nullptr || list->empty()) fail(source, expected);
+        for (const toml::node& item : *list) {
+          const std::optional<double> value = item.value<double>();
+          const auto& before = layout.accuracy_targets;
+          if (!value || *value < 1 || (!before.empty() && *value >= before.back())) {
+            fail(source, expected);
+          }
+          layout.accuracy_targets.push_back(*value);
+        }
+        continue;
+      }
       if (name == "drops_from") {
         const toml::array* list = node.as_array();
         if (list == nullptr || list->empty() || !list->is_homogeneous(toml::node_type::string)) {
@@ -207,7 +223,7 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
       } else {
         fail(source, "unknown key report." + name +
                          " (known: title, notes, rows, columns, target, published, loss_epochs, "
-                         "accuracy_epochs, accuracy_targets, drops_from)");
+                         "accuracy_epochs, accuracy_targets, perplexity_targets, drops_from)");
       }
     }
   }

@@ -55,10 +55,13 @@ struct ReportLayout {
   // Epochs at which the report tables each configuration's training loss (its first evaluation at
   // or after each), increasing; empty: no such table.
   std::vector<double> loss_epochs;
-  // Epochs at which the report tables each configuration's test accuracy, likewise.
+  // Epochs at which the report tables each configuration's main metric (test accuracy, or a
+  // language model's validation perplexity), likewise.
   std::vector<double> accuracy_epochs;
-  // Test accuracies at which the report tables each configuration's time to reach them,
-  // increasing; empty: no such table.
+  // Values of the main metric at which the report tables each configuration's time to reach
+  // them, from the easiest: increasing test accuracies (accuracy_targets), or decreasing
+  // perplexities (perplexity_targets); empty: no such table. sweep.json keeps them as
+  // accuracy_targets whichever they are.
   std::vector<double> accuracy_targets;
   // Values of `rows` (configurations) from which the report measures every configuration's drop
   // in final accuracy, with the spread of the seeds; empty: no such table.

@@ -76,6 +76,7 @@ std::shared_ptr<Model> make_model(const std::string& name, const InputShape& sha
 struct ModelInfo {
   std::string name;
   std::string description;
+  bool takes_tokens = false;  // a language model: int64 tokens [B, T] in, [B, T, V] logits out
 };
 const std::vector<ModelInfo>& model_registry();
 

@@ -20,7 +20,6 @@ namespace {
 struct Entry {
   ModelInfo info;
   std::function<std::shared_ptr<Model>(const std::string&, const InputShape&)> make;
-  bool takes_tokens = false;  // a language model
 };
 
 constexpr char kTransformer[] = "transformer";
@@ -69,9 +68,9 @@ const std::vector<Entry>& entries() {
         // Built by make_model from its options (the transformer.* keys), not from this maker.
         {{kTransformer,
           "decoder-only transformer for next-token prediction, nanoGPT's GPT (Radford et al. "
-          "2019): transformer.layers, .heads, .width and seq_len (10.6M parameters at 6, 6, 384)"},
-         nullptr,
-         true},
+          "2019): transformer.layers, .heads, .width and seq_len (10.6M parameters at 6, 6, 384)",
+          true},
+         nullptr},
     };
   }();
   return table;
@@ -137,15 +136,16 @@ std::shared_ptr<Model> make_model(const std::string& name, const InputShape& sha
     for (const auto& entry : table) names.push_back(entry.info.name);
     throw unknown_name("model", name, names);
   }
-  if (it->takes_tokens != shape.tokens()) {
+  const bool takes_tokens = it->info.takes_tokens;
+  if (takes_tokens != shape.tokens()) {
     throw ConfigError(
-        it->takes_tokens
+        takes_tokens
             ? fmt::format("model {} is a language model, and the dataset holds images", name)
             : fmt::format("model {} classifies images, and the dataset is a token corpus", name),
-        it->takes_tokens ? "choose an image model (see `dsgd list models`), or a text corpus "
-                           "for dataset"
-                         : "use model = \"transformer\", or a TorchScript language model (a .pt "
-                           "file mapping int64 tokens [B, T] to [B, T, vocabulary] logits)");
+        takes_tokens ? "choose an image model (see `dsgd list models`), or a text corpus "
+                       "for dataset"
+                     : "use model = \"transformer\", or a TorchScript language model (a .pt "
+                       "file mapping int64 tokens [B, T] to [B, T, vocabulary] logits)");
   }
   if (shape.tokens()) {
     TransformerShape transformer;

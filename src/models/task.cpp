@@ -8,8 +8,10 @@
 namespace dsgd {
 
 const MainMetric& main_metric(TaskKind kind) {
-  static const MainMetric accuracy{"test_acc", "test accuracy", false, true};
-  static const MainMetric perplexity{"test_ppl", "validation perplexity", true, false};
+  static const MainMetric accuracy{"test_acc", "test accuracy", "Test accuracy",
+                                   "acc",      false,           true};
+  static const MainMetric perplexity{
+      "test_ppl", "validation perplexity", "Validation perplexity", "ppl", true, false};
   return kind == TaskKind::kLanguageModel ? perplexity : accuracy;
 }
 

@@ -28,8 +28,10 @@ struct EnumNames<TaskKind> {
 // The metric a run is judged by: the metrics.csv column, how pages name it, which way is better
 // and whether it is a fraction (shown as a percentage, its differences in points).
 struct MainMetric {
-  const char* column;  // "test_acc" or "test_ppl"
-  const char* name;    // "test accuracy" or "validation perplexity"
+  const char* column;        // "test_acc" or "test_ppl"
+  const char* name;          // "test accuracy" or "validation perplexity"
+  const char* heading;       // "Test accuracy" or "Validation perplexity"
+  const char* abbreviation;  // "acc" or "ppl", for table headers ("final test acc")
   bool lower_is_better;
   bool fraction;
 
@@ -45,6 +47,10 @@ struct MainMetric {
   }
   // The value a run starts from before any evaluation: the worst possible.
   double worst() const { return lower_is_better ? HUGE_VAL : 0.0; }
+  // How a difference of the metric is shown: points (a fraction's, times 100) or its own units.
+  double shown_difference(double difference) const {
+    return fraction ? difference * 100.0 : difference;
+  }
 };
 const MainMetric& main_metric(TaskKind kind);
 
