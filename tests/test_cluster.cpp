@@ -72,6 +72,49 @@ RunShape resnet_shape(int64_t workers) {
   return shape;
 }
 
+// A language model's step is keyed by its windows and their length (BxT) and the transformer's
+// sizes: a step listed for one shape does not price another, whose key the error then names.
+TEST(Cluster, ALanguageModelsStepKeyCarriesItsSequenceLength) {
+  const fs::path file = write_table("cluster_lm", kTestLinks + R"(
+[devices.card]
+source = "test"
+[devices.card.step]
+"transformer-2x2x128 16x64 contiguous fp32" = 0.032
+[clusters.lm]
+workers_per_host = 1
+intra = "fast"
+inter = "slow"
+device = "card"
+source = "test"
+)");
+  const ClusterTable table = load_cluster_table(file.string());
+  RunConfig config;
+  config.model = "transformer";
+  config.vocabulary = "{\"tokenizer\": \"bytes\", \"size\": 256}";  // a language model's record
+  config.seq_len = 64;
+  config.batch_size = 16;
+  config.transformer_layers = 2;
+  config.transformer_heads = 2;
+  config.transformer_width = 128;
+  config.memory_format = MemoryFormat::kContiguous;
+  config.precision = Precision::kFloat32;
+  RunShape shape = run_shape(config);
+  EXPECT_EQ(shape.step_prefix(), "transformer-2x2x128 16x64 ");
+  // A unit is a sample's (a window's) mean compute.
+  EXPECT_DOUBLE_EQ(price_on_cluster(table, "lm", shape).seconds_per_unit, 0.032 / 16);
+  config.seq_len = 128;
+  try {
+    price_on_cluster(table, "lm", run_shape(config));
+    ADD_FAILURE() << "a step of windows of 64 priced windows of 128";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"transformer-2x2x128 16x128 contiguous fp32\""),
+              std::string::npos)
+        << e.what();
+  }
+  // An image run's key is as it was.
+  EXPECT_EQ(resnet_shape(1).step_prefix(), "resnet20 128 ");
+}
+
 TEST(Cluster, PricesARingAndTheServerLinkAsWrittenByHand) {
   const fs::path file = write_table("cluster_prices", kTable);
   const ClusterTable table = load_cluster_table(file.string());

@@ -8,14 +8,27 @@
 #include <utility>
 
 #include "core/errors.h"
+#include "data/token_corpus.h"
 #include "train/collective_cost.h"
 
 namespace dsgd {
+
+std::string RunShape::step_prefix() const {
+  return seq_len > 0 ? fmt::format("{} {}x{} ", model, batch_size, seq_len)
+                     : fmt::format("{} {} ", model, batch_size);
+}
 
 RunShape run_shape(const RunConfig& config) {
   RunShape shape;
   shape.model = config.model;
   shape.batch_size = config.batch_size;
+  if (!config.vocabulary.empty() || is_token_corpus(config.dataset)) {
+    shape.seq_len = config.seq_len;
+    if (config.model == "transformer") {
+      shape.model = fmt::format("transformer-{}x{}x{}", config.transformer_layers,
+                                config.transformer_heads, config.transformer_width);
+    }
+  }
   shape.format = std::string(enum_name(config.memory_format)) + " " + enum_name(config.precision);
   shape.workers = config.workers;
   shape.servers = config.servers;
@@ -58,7 +71,8 @@ std::pair<std::string, std::string> format_parts(const std::string& format) {
   return {format.substr(0, space), space == std::string::npos ? "" : format.substr(space + 1)};
 }
 
-// The step a named device lists for the run: its entry "model batch layout precision" as the run
+// The step a named device lists for the run: its entry "model batch layout precision" (a language
+// model's batch "BxT") as the run
 // computed, or where "auto" chose a part on the run's machine, the fastest of the device's
 // entries that keep the run's other part. An empty key: none listed (`wanted` says what was
 // looked for, "*" for a part auto chose).
@@ -69,7 +83,7 @@ struct DeviceStep {
 };
 DeviceStep device_step(const DeviceProfile& device, const RunShape& shape) {
   const auto [layout, precision] = format_parts(shape.format);
-  const std::string prefix = fmt::format("{} {} ", shape.model, shape.batch_size);
+  const std::string prefix = shape.step_prefix();
   DeviceStep step;
   step.wanted = prefix + (shape.memory_format_auto ? "*" : layout) + " " +
                 (shape.precision_auto ? "*" : precision);
@@ -119,8 +133,7 @@ ClusterCosts price_on_cluster(const ClusterTable& table, const std::string& name
     }
     costs.step_seconds = step.seconds;
     // A format auto chose elsewhere is named when the device computes in another.
-    const bool own_format =
-        step.key == fmt::format("{} {} {}", shape.model, shape.batch_size, shape.format);
+    const bool own_format = step.key == shape.step_prefix() + shape.format;
     device_text = own_format ? fmt::format("{} ({:.4g} s a step)", device.name, costs.step_seconds)
                              : fmt::format(
                                    "{} ({:.4g} s a step in its fastest listed format, "

@@ -68,8 +68,14 @@ ClusterTable load_cluster_table(const std::string& extra_file = "");
 
 // What a run is priced by.
 struct RunShape {
+  // The model as a device's steps name it: the config's, or for the built-in transformer its
+  // sizes too ("transformer-6x6x384": layers x heads x width), which its step depends on.
   std::string model;
   int64_t batch_size = 0;
+  int64_t seq_len = 0;  // a language model's tokens a sample; 0: images
+  // The model and batch as a device's step key begins: "resnet20 128", "transformer-2x2x128
+  // 16x64" (batch x seq_len).
+  std::string step_prefix() const;
   std::string format;  // "channels-last bf16" and the like
   // The parts of `format` that "auto" chose on the run's machine: on a named device the run is
   // priced in the device's fastest listed format whose other parts are the run's (the format the
@@ -98,7 +104,8 @@ struct CoreShare {
 };
 CoreShare core_share(const ClusterProfile& cluster, const RunShape& shape);
 
-// The shape a config gives (model, batch, compute format, workers, servers); the family's parts
+// The shape a config gives (model, batch, compute format, workers, servers; a language model's
+// seq_len, where its dataset is a token corpus or its record has a vocabulary); the family's parts
 // (asynchronous, group_size) and the measured step are the caller's to fill.
 RunShape run_shape(const RunConfig& config);
 
