@@ -4,7 +4,8 @@
 // text the test writes learns it (perplexity falling far below the vocabulary's size), records
 // perplexity in metrics.csv and summary.json and its vocabulary in config.toml, resumes bit for
 // bit, trains under DiLoCo (kavg with AdamW and a Nesterov outer step), and refuses a model that
-// does not fit its data, or a text that changed under a resume, with exit 2 and nothing lost.
+// does not fit its data, or a text that changed under a resume, with exit 2 and nothing lost; a
+// sweep started again skips its finished runs.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -181,6 +182,32 @@ TEST(LanguageModel, AModelThatDoesNotFitItsDataIsRefused) {
   EXPECT_NE(r.output.find("is a language model, and the dataset holds images"), std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(out));
+  fs::remove(text);
+}
+
+// The vocabulary a run records is not a key a sweep sets: a sweep started again skips its finished
+// language-model runs instead of calling them runs of another config.
+TEST(LanguageModel, ASweepStartedAgainSkipsItsFinishedRuns) {
+  const fs::path text = write_learnable_text("lm_sweep.txt");
+  const fs::path dir = fresh_dir("lm_sweep");
+  fs::create_directories(dir);
+  const auto write_spec = [&](const char* seeds) {
+    std::ofstream(dir / "s.toml") << "out = \"" << (dir / "out").string() << "\"\n"
+                                  << "[set]\ndataset = \"" << text.string() << "\"\n"
+                                  << "model = \"transformer\"\nseq_len = 16\n"
+                                  << "transformer.layers = 1\ntransformer.heads = 2\n"
+                                  << "transformer.width = 32\nbatch_size = 8\nepochs = 0.05\n"
+                                  << "algo = \"sgd\"\ntext.eval_windows = 16\n"
+                                  << "[grid]\nseed = " << seeds << "\n";
+  };
+  write_spec("[1]");
+  CliResult first = run_dsgd("sweep " + (dir / "s.toml").string());
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  write_spec("[1, 2]");
+  CliResult second = run_dsgd("sweep " + (dir / "s.toml").string());
+  EXPECT_EQ(second.exit_code, 0) << second.output;
+  EXPECT_NE(second.output.find("1 finished before, 1 to run"), std::string::npos) << second.output;
+  fs::remove_all(dir);
   fs::remove(text);
 }
 

@@ -832,6 +832,20 @@ TEST(Report, WelchIntervalIsTheHandComputedOne) {
   EXPECT_TRUE(alike->resolved());
 }
 
+// sweep.json's points for seeds 1 and 2 of each configuration, in folders CONFIG/SEED.
+nlohmann::json seeds_one_and_two(const std::vector<std::string>& configs) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const std::string& config : configs) {
+    for (const char* seed : {"1", "2"}) {
+      points.push_back(
+          {{"dir", config + "/" + seed},
+           {"labels", nlohmann::json::array({nlohmann::json::array({"config", config}),
+                                             nlohmann::json::array({"seed", seed})})}});
+    }
+  }
+  return points;
+}
+
 // A language model's run folder: its task and metric in summary.json, and rows of (epoch, updates,
 // sim_time, test_ppl).
 void fake_language_run(const fs::path& dir, double final_ppl,
@@ -860,15 +874,7 @@ TEST(Report, APerplexityTargetWorksAsAnAccuracyTargetDoes) {
   fake_language_run(dir / "sync/2", 5.2, {{1, 10, 100, 7.0}, {2, 20, 200, 5.2}});
   fake_language_run(dir / "local/1", 6.0, {{1, 10, 50, 6.5}, {2, 20, 100, 6.0}});
   fake_language_run(dir / "local/2", 6.4, {{1, 10, 60, 6.9}, {2, 20, 120, 6.4}});
-  nlohmann::json points = nlohmann::json::array();
-  for (const char* config : {"sync", "local"}) {
-    for (const char* seed : {"1", "2"}) {
-      points.push_back(
-          {{"dir", std::string(config) + "/" + seed},
-           {"labels", nlohmann::json::array({nlohmann::json::array({"config", config}),
-                                             nlohmann::json::array({"seed", seed})})}});
-    }
-  }
+  const nlohmann::json points = seeds_one_and_two({"sync", "local"});
   nlohmann::json sweep = {{"dimensions", {"config", "seed"}},
                           {"spec", "fake.toml"},
                           {"report",
@@ -951,15 +957,7 @@ TEST(Report, TablesAreTheRunsNumbersWithAReferenceTargetAndKeptNotes) {
     summary["epochs"] = 1;
     std::ofstream(dir / "slow/1/summary.json") << summary.dump();
   }
-  nlohmann::json points = nlohmann::json::array();
-  for (const char* config : {"ref", "fast", "bad", "slow", "wait"}) {
-    for (const char* seed : {"1", "2"}) {
-      points.push_back(
-          {{"dir", std::string(config) + "/" + seed},
-           {"labels", nlohmann::json::array({nlohmann::json::array({"config", config}),
-                                             nlohmann::json::array({"seed", seed})})}});
-    }
-  }
+  const nlohmann::json points = seeds_one_and_two({"ref", "fast", "bad", "slow", "wait"});
   nlohmann::json sweep = {
       {"dimensions", {"config", "seed"}},
       {"spec", "fake.toml"},

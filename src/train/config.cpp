@@ -189,6 +189,8 @@ void check_resume_changes(const RunConfig& original, const RunConfig& resumed) {
 void keep_resolved_choices(const RunConfig& original, RunConfig& resumed) {
   if (!resumed.precision) resumed.precision = original.precision;
   if (!resumed.memory_format) resumed.memory_format = original.memory_format;
+  // The vocabulary is the run's own record of how it read its text, never a sweep point's key.
+  if (resumed.vocabulary.empty()) resumed.vocabulary = original.vocabulary;
   if (!resumed.cluster.empty() && resumed.cluster == original.cluster &&
       resumed.cluster_device == original.cluster_device && resumed.seconds_per_unit == 0) {
     resumed.seconds_per_unit = original.seconds_per_unit;
