@@ -182,6 +182,15 @@ TEST(LanguageModel, AModelThatDoesNotFitItsDataIsRefused) {
   EXPECT_NE(r.output.find("is a language model, and the dataset holds images"), std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(out));
+  // A text key on an image run is read by nothing: an error, not a silent no-op.
+  r = run_dsgd(
+      "run --set algo=sgd --set dataset=synthetic --set model=mlp --set seq_len=64 --out " +
+      out.string());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("seq_len is set, and dataset = \"synthetic\" holds images"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(out));
   fs::remove(text);
 }
 

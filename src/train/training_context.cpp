@@ -53,6 +53,21 @@ TrainingContext::TrainingContext(const RunConfig& config, const ContextShape& sh
 
 DatasetPair load_run_dataset(const RunConfig& config) {
   if (!is_token_corpus(config.dataset)) {
+    // A text key on an image run would be read by nothing: say so rather than ignore it.
+    const RunConfig defaults;
+    const char* text_key = config.seq_len != defaults.seq_len         ? "seq_len"
+                           : config.tokenizer != defaults.tokenizer   ? "text.tokenizer"
+                           : config.vocabulary != defaults.vocabulary ? "text.vocabulary"
+                           : config.vocabulary_size != defaults.vocabulary_size
+                               ? "text.vocabulary_size"
+                           : config.eval_windows != defaults.eval_windows ? "text.eval_windows"
+                                                                          : nullptr;
+    if (text_key != nullptr) {
+      throw ConfigError(fmt::format("{} is set, and dataset = \"{}\" holds images: the key is "
+                                    "for a language model's token corpus",
+                                    text_key, config.dataset),
+                        "drop the key, or name a text file, a text folder or a prepared corpus");
+    }
     return load_dataset(config.dataset, config.data_dir, static_cast<uint64_t>(config.seed),
                         config.image_size);
   }
