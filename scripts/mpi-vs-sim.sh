@@ -11,8 +11,10 @@
 #
 # Measured: the MPI run's sim_time, the seconds its ranks measured (sync: rank 0's compute and
 # all-reduces; async: the server's clock), and its wall_time (with evaluations and checkpoints).
-# Predicted: the simulator's `seconds` with cluster = "this-machine". Each per epoch, from the
-# first evaluation (after epoch 1, which warms up) to the last. Run it with nothing else busy.
+# Predicted: the simulator's `seconds` with cluster = "this-machine", and its `predicted_wall`
+# (those seconds plus its own evaluations and checkpoints priced at a rank's share of the cores:
+# timing.overhead_scale). Each per epoch, from the first evaluation (after epoch 1, which warms
+# up) to the last. Run it with nothing else busy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 epochs=${1:-4}
@@ -45,8 +47,8 @@ PY
 }
 
 cores=$(nproc)
-echo "| configuration | ranks on $cores cores | predicted s/epoch | measured s/epoch (clock) | predicted / measured | wall s/epoch |"
-echo "|---|---|---|---|---|---|"
+echo "| configuration | ranks on $cores cores | predicted s/epoch | measured s/epoch (clock) | predicted / measured | predicted wall s/epoch | wall s/epoch | predicted / measured wall |"
+echo "|---|---|---|---|---|---|---|---|"
 for entry in "${configs[@]}"; do
   IFS='|' read -r name ranks keys <<<"$entry"
   grep -qE -- "$pattern" <<<"$name" || continue
@@ -59,6 +61,7 @@ for entry in "${configs[@]}"; do
   measured=$(per_epoch "$work/mpi/metrics.csv" sim_time)
   wall=$(per_epoch "$work/mpi/metrics.csv" wall_time)
   predicted=$(per_epoch "$work/sim/metrics.csv" seconds)
-  python3 -c "print('| $name | $ranks | %.2f | %.2f | %.2f | %.2f |' % ($predicted, $measured, $predicted / $measured, $wall))"
+  predicted_wall=$(per_epoch "$work/sim/metrics.csv" predicted_wall)
+  python3 -c "print('| $name | $ranks | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |' % ($predicted, $measured, $predicted / $measured, $predicted_wall, $wall, $predicted_wall / $wall))"
   rm -rf "$work/mpi" "$work/sim"
 done

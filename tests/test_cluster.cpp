@@ -655,6 +655,57 @@ TEST(ClusterCli, ARunOnAClusterCountsSeconds) {
   fs::remove_all(dir);
 }
 
+// A run on a cluster predicts its wall time: the training clock's seconds plus the seconds its
+// evaluations and checkpoints took here, priced on the device at its step over the run's own
+// (timing.overhead_scale, recorded so that a resume keeps it).
+TEST(ClusterCli, EvaluationsAndCheckpointsArePricedIntoThePredictedWall) {
+  const fs::path table = write_table("cluster_wall", std::string(kTable) + kTinyHosts);
+  const fs::path dir = fresh_dir("cluster_wall_run");
+  run_ok(
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=1 "
+      "--set eval_every=0.25 --set algo=ssgd --set workers=4 --set cluster=tiny-hosts "
+      "--set cluster_file=" +
+          table.string(),
+      dir);
+  const RunConfig priced = load_config((dir / "config.toml").string(), {});
+  const nlohmann::json summary = nlohmann::json::parse(read_file(dir / "summary.json"));
+  const double own_step = summary.at("compute").at("step_seconds").get<double>();
+  ASSERT_GT(own_step, 0.0);
+  EXPECT_NEAR(priced.timing_overhead_scale, 0.004 / own_step, 1e-9 * priced.timing_overhead_scale);
+  const auto rows = read_csv(dir / "metrics.csv");
+  const auto& header = rows.front();
+  auto column = [&](const char* name) {
+    return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  ASSERT_LT(column("predicted_wall"), header.size());
+  ASSERT_EQ(rows.size(), 5u);  // the header and four evaluations
+  double overhead_before = 0.0;
+  for (size_t r = 1; r < rows.size(); ++r) {
+    const double overhead =
+        std::stod(rows[r][column("predicted_wall")]) - std::stod(rows[r][column("seconds")]);
+    // Each evaluation adds its own time (and the previous one's checkpoint): never nothing.
+    EXPECT_GT(overhead, overhead_before) << "row " << r;
+    overhead_before = overhead;
+  }
+  EXPECT_GT(summary.at("predicted_wall").get<double>() - summary.at("seconds").get<double>(),
+            overhead_before);
+  // The overhead priced is this machine's, scaled: never more than the run's whole wall time.
+  EXPECT_LT(overhead_before / priced.timing_overhead_scale, summary.at("wall_time").get<double>());
+  // A run without a cluster predicts nothing.
+  fs::remove_all(dir);
+  run_ok(
+      "run --set dataset=synthetic --set model=mlp --set batch_size=16 --set epochs=0.25 "
+      "--set algo=ssgd --set workers=4",
+      dir);
+  EXPECT_EQ(read_file(dir / "metrics.csv").find("predicted_wall"), std::string::npos);
+  CliResult refused = run_dsgd("run --set cluster=flat-25g --set timing.overhead_scale=2");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("timing.overhead_scale is set beside cluster"), std::string::npos)
+      << refused.output;
+  fs::remove_all(dir);
+  fs::remove_all(table.parent_path());
+}
+
 // The clock alone (`dsgd estimate`, run/clock_only.h) is the run's own clock: a synchronous and an
 // asynchronous run made on a cluster read at every epoch's end the simulated time and the seconds
 // their estimate gives there, with no gradient computed; the CLI prints the whole run's seconds.

@@ -88,6 +88,9 @@ void Session::restore_counters(const TensorMap& checkpoint) {
   }
   sim_time_ = scalar("sim_time");
   wall_offset_ = scalar("wall_time");
+  // Checkpoints from before the overhead was kept have none: the resumed part's alone is priced.
+  const std::string overhead = "session/overhead_wall";
+  overhead_wall_ = checkpoint.count(overhead) != 0 ? checkpoint.at(overhead).item<double>() : 0.0;
   last_train_loss_ = scalar("last_train_loss");
   last_lr_ = scalar("last_lr");
   // The evaluation period in progress (a checkpoint taken on an interrupt is mid-period).
@@ -120,6 +123,7 @@ void Session::write_checkpoint() {
   scalar("wall_time",
          wall_offset_ +
              std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  scalar("overhead_wall", overhead_wall_);
   scalar("last_train_loss", last_train_loss_);
   scalar("last_lr", last_lr_);
   scalar("last_checked", static_cast<double>(last_checked_));
@@ -158,9 +162,12 @@ void Session::after_update(int64_t updates, const torch::Tensor& loss, double si
   progress_.update(updates, epoch_of(updates), last_lr_, last_train_loss_);
   if (eval_due) {
     const bool collapsed = period_collapsed();
+    const auto overhead_start = std::chrono::steady_clock::now();
     evaluate_now(updates, sim_time, eval_params, extra ? extra() : std::map<std::string, double>{});
     ++next_eval_index_;
     write_checkpoint();
+    overhead_wall_ +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - overhead_start).count();
     if (collapsed) {
       outcome_["collapsed_at_epoch"] = epoch_of(updates);
       throw CollapsedError(

@@ -152,6 +152,10 @@ class Session : public Training {
   ReplicaRunner* lent_replicas_ = nullptr;             // the engine's, while its run() holds them
   nlohmann::json outcome_ = nlohmann::json::object();  // where a run diverged or collapsed
   double wall_offset_ = 0.0;                           // wall time of the runs this one resumes
+  // Wall seconds this machine spent in evaluations and their checkpoints, over the whole run:
+  // priced on the cluster's device (timing.overhead_scale) into the predicted wall time.
+  double overhead_wall_ = 0.0;
+  double predicted_wall(double sim_time, double overhead_wall) const;
   int64_t resumed_at_update_ = 0;  // where this process's piece of the run began
   std::function<void(TensorMap&)> engine_checkpoint_;
   bool reporting_ = true;

@@ -23,9 +23,15 @@ nlohmann::json auto_parts(const FormatChoice& format) {
 
 }  // namespace
 
+double Session::predicted_wall(double sim_time, double overhead_wall) const {
+  const ClockPrices& prices = context_.clock_prices();
+  return sim_time * prices.seconds_per_unit + overhead_wall * prices.overhead_scale;
+}
+
 void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor& eval_params,
                            const std::map<std::string, double>& extra) {
   fault_point("evaluation");
+  const auto evaluation_start = std::chrono::steady_clock::now();
   torch::NoGradGuard no_grad;
   if (!eval_params.is_same(context_.model().params())) context_.model().params().copy_(eval_params);
   // bn_policy = "local" evaluates learner 0's own statistics, as the engine left them.
@@ -56,6 +62,12 @@ void Session::evaluate_now(int64_t updates, double sim_time, const torch::Tensor
   row["sim_time"] = sim_time;
   const double seconds_per_unit = context_.clock_prices().seconds_per_unit;
   if (seconds_per_unit > 0) row["seconds"] = sim_time * seconds_per_unit;
+  if (seconds_per_unit > 0 && context_.clock_prices().overhead_scale > 0) {
+    // This evaluation's own time is in; its checkpoint's is in the next row's.
+    const double evaluation =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - evaluation_start).count();
+    row["predicted_wall"] = predicted_wall(sim_time, overhead_wall_ + evaluation);
+  }
   row["wall_time"] = wall;
   row["lr"] = last_lr_;
   row["train_loss"] = last_train_loss_;
@@ -125,6 +137,9 @@ void Session::write_summary(const std::string& status, const std::string& error)
   summary["sim_time"] = sim_time_;
   if (context_.clock_prices().seconds_per_unit > 0) {
     summary["seconds"] = sim_time_ * context_.clock_prices().seconds_per_unit;
+    if (context_.clock_prices().overhead_scale > 0) {
+      summary["predicted_wall"] = predicted_wall(sim_time_, overhead_wall_);
+    }
     summary["cluster"] = config().cluster;
     if (!config().cluster_device.empty()) summary["cluster_device"] = config().cluster_device;
   }

@@ -18,6 +18,7 @@ ClockPrices prices_in(const RunConfig& config) {
   prices.group = {config.comm_group_alpha, config.comm_group_beta};
   prices.global = {config.comm_global_alpha, config.comm_global_beta};
   prices.core_sharing = config.timing_core_sharing;
+  prices.overhead_scale = config.timing_overhead_scale;
   return prices;
 }
 
@@ -57,17 +58,29 @@ ClockPrices price_on_its_cluster(const RunConfig& config, RunShape run,
   const ClusterProfile& cluster = table.cluster(config.cluster);
   const std::string& device =
       config.cluster_device.empty() ? cluster.device : config.cluster_device;
+  const double own_step = run.measured_step_seconds;
   if (cluster.ranks_share_cores && device == "measured") {
     // Each rank's step on its share of the cores, as the MPI engine would compute it here.
     run.measured_step_seconds = time_step_at(core_share(cluster, run).threads);
   }
   const ClusterCosts costs = price_on_cluster(table, config.cluster, run, config.cluster_device);
   explanation = costs.explanation;
-  return prices_of(costs, !run.asynchronous);
+  ClockPrices prices = prices_of(costs, !run.asynchronous);
+  // An evaluation or a checkpoint runs on the device as a step does: it takes the device's time
+  // in the proportion the step does (a rule, not a measurement of the device's evaluation).
+  if (own_step > 0 && costs.step_seconds > 0) {
+    prices.overhead_scale = costs.step_seconds / own_step;
+    explanation += fmt::format(
+        "; evaluations and checkpoints priced at {:.3g} x this machine's time (the device's step "
+        "over the run's own)",
+        prices.overhead_scale);
+  }
+  return prices;
 }
 
 void record_prices(const ClockPrices& prices, bool synchronous, RunConfig& config) {
   config.seconds_per_unit = prices.seconds_per_unit;
+  config.timing_overhead_scale = prices.overhead_scale;
   config.comm_group_alpha = prices.group.alpha;
   config.comm_group_beta = prices.group.beta;
   config.comm_global_alpha = prices.global.alpha;

@@ -26,6 +26,8 @@ struct ClockPrices {
   std::vector<LinkCost> middle;
   // Synchronous learners taking turns on shared cores (engine/sim/sync_clock.h); 1: a core each.
   double core_sharing = 1.0;
+  // Device seconds per second of this machine's evaluations and checkpoints; 0: not priced.
+  double overhead_scale = 0.0;
 };
 
 // The prices `config`'s keys give.
@@ -37,15 +39,17 @@ ClockPrices prices_of(const ClusterCosts& costs, bool synchronous);
 // The prices of `config`'s run on its (unpriced) cluster. `run`: the run's shape (its chosen
 // format, family, group size and measured step filled in); `time_step_at(threads)` times the run's
 // step at a rank's share of the host's cores, for a cluster whose ranks share them and whose
-// device is "measured". `explanation` gets the log's line. Throws ConfigError for hier.levels rows
-// that give their own link costs beside the cluster.
+// device is "measured". The overhead scale is the device's step (or, on ranks sharing the cores,
+// the step at a rank's share) over the run's own measured step. `explanation` gets the log's line.
+// Throws ConfigError for hier.levels rows that give their own link costs beside the cluster.
 ClockPrices price_on_its_cluster(const RunConfig& config, RunShape run,
                                  const std::function<double(int64_t threads)>& time_step_at,
                                  std::string& explanation);
 
 // `config` with `prices` in its keys, as a run records what its cluster priced: comm.*,
-// seconds_per_unit, timing.core_sharing (`synchronous` runs: the asynchronous family's learners
-// share no clock) and each middle level's (alpha, beta) as hier.levels' third and fourth columns.
+// seconds_per_unit, timing.overhead_scale, timing.core_sharing (`synchronous` runs: the
+// asynchronous family's learners share no clock) and each middle level's (alpha, beta) as
+// hier.levels' third and fourth columns.
 void record_prices(const ClockPrices& prices, bool synchronous, RunConfig& config);
 
 }  // namespace dsgd

@@ -199,6 +199,7 @@ void keep_resolved_choices(const RunConfig& original, RunConfig& resumed) {
     resumed.comm_global_alpha = original.comm_global_alpha;
     resumed.comm_global_beta = original.comm_global_beta;
     resumed.timing_core_sharing = original.timing_core_sharing;
+    resumed.timing_overhead_scale = original.timing_overhead_scale;
   }
   // The prices a cluster wrote into a deeper hierarchy's rows (hier.levels' alpha and beta), where
   // the resume names the same cluster and levels unpriced.

@@ -92,6 +92,10 @@ struct RunConfig {
   // the step's stretch s): a round's compute is the larger of the draws' mean and their max / s,
   // the scheduler spreading the work, in place of the max.
   double timing_core_sharing = 1.0;
+  // Seconds on the cluster's device per second this machine spends in a run's evaluations and
+  // checkpoints (a cluster sets it: the device's step over the run's own); 0: not priced. The
+  // metrics' predicted_wall is the training clock's seconds plus those seconds so priced.
+  double timing_overhead_scale = 0.0;
 
   int64_t sim_replicas = 0;         // simulator: model replicas computing gradients (0: choose)
   int64_t gap_sample = 65536;       // coordinates the gap telemetry is estimated on (0: all)
@@ -163,7 +167,8 @@ void check_resume_changes(const RunConfig& original, const RunConfig& resumed);
 // A resumed run keeps what was chosen when it started: where `resumed` says "auto" for a format (a
 // sweep passes its points' keys again), the format the run recorded; the vocabulary a language
 // model's run recorded, where `resumed` has none; where it names the run's
-// cluster unpriced, the prices the run recorded (comm.*, timing.core_sharing, seconds_per_unit and
+// cluster unpriced, the prices the run recorded (comm.*, timing.core_sharing and overhead_scale,
+// seconds_per_unit and
 // the middle levels' alpha and beta in hier.levels), measured on the machine it started on. A
 // format or price named explicitly on resuming is a knowing change, and stands.
 void keep_resolved_choices(const RunConfig& original, RunConfig& resumed);

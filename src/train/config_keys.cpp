@@ -230,6 +230,10 @@ const std::vector<KeySpec>& key_specs() {
            "them): a round's compute lasts max(mean, max / s) of the learners' draws, not their "
            "max",
            at_least(1), kSyncFamily),
+      spec("timing.overhead_scale", &RunConfig::timing_overhead_scale, kFixed,
+           "seconds on the cluster's device per second of this machine's evaluations and "
+           "checkpoints (set by a cluster: its device's step over the run's own; 0: not priced)",
+           at_least(0)),
       spec("timing.trace", &RunConfig::timing_trace, kFixed,
            "replay the worker arrival order in this file", {}, kAsyncFamily),
       spec("timing.record_trace", &RunConfig::timing_record_trace, kMayChange,

@@ -152,7 +152,7 @@ void check_cluster(const RunConfig& c, const std::set<std::string>& set_keys) {
   }
   if (c.cluster.empty() || c.seconds_per_unit > 0) return;
   for (const char* key : {"comm.group_alpha", "comm.group_beta", "comm.global_alpha",
-                          "comm.global_beta", "timing.core_sharing"}) {
+                          "comm.global_beta", "timing.core_sharing", "timing.overhead_scale"}) {
     if (set_keys.count(key) != 0) {
       throw ConfigError(fmt::format("{} is set beside cluster = \"{}\", which prices every link "
                                     "itself",
