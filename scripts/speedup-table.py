@@ -22,6 +22,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_page import write_page  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -100,15 +103,7 @@ def main():
         lines.append("")
     page = "\n".join(lines)
     if args.out:
-        # Commentary below a "<!-- notes -->" line of the page is kept, as `dsgd report` keeps it.
-        notes = ""
-        if os.path.exists(args.out):
-            with open(args.out) as f:
-                old = f.read()
-            if "<!-- notes -->" in old:
-                notes = "\n" + old[old.index("<!-- notes -->"):]
-        with open(args.out, "w") as f:
-            f.write(page + notes)
+        write_page(args.out, page)
     print(page)
 
 
