@@ -67,9 +67,14 @@ ClockPrices price_on_its_cluster(const RunConfig& config, RunShape run,
   explanation = costs.explanation;
   ClockPrices prices = prices_of(costs, !run.asynchronous);
   // An evaluation or a checkpoint runs on the device as a step does: it takes the device's time
-  // in the proportion the step does (a rule, not a measurement of the device's evaluation).
-  if (own_step > 0 && costs.step_seconds > 0) {
-    prices.overhead_scale = costs.step_seconds / own_step;
+  // in the proportion the step does (a rule, not a measurement of the device's evaluation). On
+  // ranks sharing the cores, synchronous learners wait for rank 0's evaluation: the step at its
+  // share's threads, without the turns the ranks take on the cores (core_sharing's stretch);
+  // asynchronous workers go on computing while the server evaluates, and the turns stay.
+  const double device_step =
+      run.asynchronous ? costs.step_seconds : costs.step_seconds / costs.core_sharing;
+  if (own_step > 0 && device_step > 0) {
+    prices.overhead_scale = device_step / own_step;
     explanation += fmt::format(
         "; evaluations and checkpoints priced at {:.3g} x this machine's time (the device's step "
         "over the run's own)",

@@ -1,0 +1,40 @@
+# Made by dsgd report; `gnuplot accuracy-against-workers.gp` in this folder draws it again.
+set key font ",8" samplen 2
+set grid lc rgb "#dddddd"
+if (!exists("out")) out = "accuracy-against-workers"
+set terminal pngcairo noenhanced size 720,420 font "sans,10"
+set output out.".png"
+set multiplot layout 1,1
+set title "final test accuracy against workers"
+set xlabel "workers"
+set ylabel "final test accuracy"
+unset logscale y
+set ytics autofreq
+set format y "% h"
+set logscale x 2
+set xtics 2
+set format x "% h"
+set key outside right top vertical
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set yrange [*:*]
+plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "sgd"
+unset multiplot
+set output
+set terminal svg dynamic noenhanced size 720,420 font "sans,10"
+set output out.".svg"
+set multiplot layout 1,1
+set title "final test accuracy against workers"
+set xlabel "workers"
+set ylabel "final test accuracy"
+unset logscale y
+set ytics autofreq
+set format y "% h"
+set logscale x 2
+set xtics 2
+set format x "% h"
+set key outside right top vertical
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set yrange [*:*]
+plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "sgd"
+unset multiplot
+set output
