@@ -17,7 +17,7 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "sgd"
+plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "sgd n1"
 unset multiplot
 set output
 set terminal svg dynamic noenhanced size 720,420 font "sans,10"
@@ -35,6 +35,6 @@ set format x "% h"
 set key outside right top vertical
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 set yrange [*:*]
-plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "sgd"
+plot "accuracy-against-workers.dat" index 0 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 3 lc rgb "#009e73" title "sgd n1"
 unset multiplot
 set output
