@@ -194,6 +194,20 @@ TEST(LanguageModel, AModelThatDoesNotFitItsDataIsRefused) {
   fs::remove(text);
 }
 
+// `dsgd estimate --json` names the step it timed by the key a cluster file lists it under: a
+// language model's carries the transformer's sizes and its windows x seq_len.
+TEST(LanguageModel, AnEstimateNamesItsStepAsAClusterFileListsIt) {
+  const fs::path text = write_learnable_text("lm_estimate.txt");
+  CliResult r = run_dsgd("estimate --json " + lm_job(text) +
+                         "--set algo=ssgd --set workers=2 --set epochs=0.05 "
+                         "--set cluster=flat-25g --set memory_format=contiguous "
+                         "--set precision=fp32");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto estimate = nlohmann::json::parse(r.output.substr(r.output.find('{')));
+  EXPECT_EQ(estimate["step"]["key"], "transformer-1x2x32 8x16 contiguous fp32") << r.output;
+  fs::remove(text);
+}
+
 // The vocabulary a run records is not a key a sweep sets: a sweep started again skips its finished
 // language-model runs instead of calling them runs of another config.
 TEST(LanguageModel, ASweepStartedAgainSkipsItsFinishedRuns) {

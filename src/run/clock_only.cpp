@@ -11,6 +11,7 @@
 #include "core/interrupt.h"
 #include "run/progress.h"
 #include "run/run_plan.h"
+#include "train/cluster.h"
 #include "train/training.h"
 
 namespace dsgd {
@@ -76,8 +77,11 @@ ClockEstimate estimate_clock(const RunConfig& config) {
   estimate.seconds_per_unit = context.clock_prices().seconds_per_unit;
   estimate.compute_note = context.compute_format_note();
   const ComputeFormat& format = context.format_choice().format;
-  estimate.step_key = fmt::format("{} {} {} {}", config.model, config.batch_size,
-                                  enum_name(format.memory_format), enum_name(format.precision));
+  // The key a cluster file's device lists this step under (a language model's carries its
+  // sizes and BxT: train/cluster.h), so that the figure can be copied into one.
+  estimate.step_key =
+      run_shape(config).step_prefix() +
+      fmt::format("{} {}", enum_name(format.memory_format), enum_name(format.precision));
   estimate.step_seconds = context.format_choice().step_seconds();
   estimate.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
