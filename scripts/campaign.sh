@@ -101,8 +101,12 @@ if s.get("status") in ("running", "interrupted"):
     if compute.get("precision"):
         pace += (f" ({compute.get('memory_format')} {compute.get('precision')}, "
                  f"{float(compute.get('step_seconds') or 0):.3f} s a step)")
+# The run's main metric (summary.json's "metric"; runs from before tasks report accuracy).
+metric = s.get("metric", "test_acc")
+final = s.get("final_" + metric)
+shown = f"final {metric} {final:.4g}" if isinstance(final, float) else f"final {final}"
 print(f"  {sys.argv[2]}/{run}: {s.get('status')} epoch "
-      f"{epochs if epochs is None else round(epochs, 2)}{pace} final {s.get('final_test_acc')}, "
+      f"{epochs if epochs is None else round(epochs, 2)}{pace} {shown}, "
       f"wall {int(wall // 3600)}:{int(wall % 3600 // 60):02d}")
 EOF
       done
