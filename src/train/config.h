@@ -166,9 +166,8 @@ void check_resume_changes(const RunConfig& original, const RunConfig& resumed);
 
 // A resumed run keeps what was chosen when it started: where `resumed` says "auto" for a format (a
 // sweep passes its points' keys again), the format the run recorded; the vocabulary a language
-// model's run recorded, where `resumed` has none; where it names the run's
-// cluster unpriced, the prices the run recorded (comm.*, timing.core_sharing and overhead_scale,
-// seconds_per_unit and
+// model's run recorded, where `resumed` has none; where it names the run's cluster unpriced, the
+// prices the run recorded (comm.*, timing.core_sharing and overhead_scale, seconds_per_unit and
 // the middle levels' alpha and beta in hier.levels), measured on the machine it started on. A
 // format or price named explicitly on resuming is a knowing change, and stands.
 void keep_resolved_choices(const RunConfig& original, RunConfig& resumed);
