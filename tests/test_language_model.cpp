@@ -4,8 +4,9 @@
 // text the test writes learns it (perplexity falling far below the vocabulary's size), records
 // perplexity in metrics.csv and summary.json and its vocabulary in config.toml, resumes bit for
 // bit, trains under DiLoCo (kavg with AdamW and a Nesterov outer step), and refuses a model that
-// does not fit its data, or a text that changed under a resume, with exit 2 and nothing lost; a
-// sweep started again skips its finished runs.
+// does not fit its data, a text that changed under a resume, or a text key on an image run, with
+// exit 2 and nothing lost; a sweep started again skips its finished runs, and an estimate names
+// its step by a cluster file's key.
 #include <gtest/gtest.h>
 
 #include <fstream>
