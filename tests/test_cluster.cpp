@@ -691,6 +691,13 @@ TEST(ClusterCli, EvaluationsAndCheckpointsArePricedIntoThePredictedWall) {
             overhead_before);
   // The overhead priced is this machine's, scaled: never more than the run's whole wall time.
   EXPECT_LT(overhead_before / priced.timing_overhead_scale, summary.at("wall_time").get<double>());
+  // The report shows it beside the clock's time; re-timed on another cluster it has none.
+  CliResult report = run_dsgd("report " + dir.string() + " --no-plots");
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_NE(read_file(dir / "report.md").find("predicted wall time"), std::string::npos);
+  report = run_dsgd("report " + dir.string() + " --no-plots --cluster flat-25g");
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_EQ(read_file(dir / "report.md").find("predicted wall time"), std::string::npos);
   // A run without a cluster predicts nothing.
   fs::remove_all(dir);
   run_ok(

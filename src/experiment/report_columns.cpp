@@ -172,6 +172,11 @@ std::vector<Column> table_columns(const std::vector<std::string>& dimensions,
         "time on the cluster", "seconds", [](const Row& r) { return r.seconds; },
         [](double v) { return format_duration(v); }));
   }
+  if (any([](const Row& r) { return r.predicted_wall.has_value(); })) {
+    columns.push_back(optional_column(
+        "predicted wall time", "predicted_wall", [](const Row& r) { return r.predicted_wall; },
+        [](double v) { return format_duration(v); }));
+  }
   columns.push_back(optional_column(
       "wall time", "wall_time",
       [](const Row& r) { return r.wall.n ? std::optional<double>(r.wall.mean) : std::nullopt; },

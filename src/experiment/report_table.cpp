@@ -51,7 +51,7 @@ Row summarise(const Configuration& c, double target) {
   row.best_metric = seed_stats(values_of(c, &RunResult::best_metric));
   row.last_five_metric = seed_stats(values_of(c, &RunResult::last_five_metric));
   row.wall = seed_stats(values_of(c, &RunResult::wall_time));
-  std::vector<double> staleness, gap, sim_time, seconds;
+  std::vector<double> staleness, gap, sim_time, seconds, predicted_wall;
   std::map<std::string, std::vector<double>> traffic;
   std::vector<Reached> reached;
   // A seed still going has moved part of its bytes and clock: the means are the ended seeds'
@@ -63,6 +63,7 @@ Row summarise(const Configuration& c, double target) {
       if (auto g = last_metric(run, "gap_rms")) gap.push_back(*g);
       if (auto t = last_metric(run, "sim_time")) sim_time.push_back(*t);
       if (auto t = last_metric(run, "seconds")) seconds.push_back(*t);
+      if (auto t = last_metric(run, "predicted_wall")) predicted_wall.push_back(*t);
       for (const auto& [key, value] : run.traffic) traffic[key].push_back(value);
     }
     if (target > 0.0) {
@@ -78,6 +79,7 @@ Row summarise(const Configuration& c, double target) {
   row.gap = mean_of(gap);
   row.sim_time = mean_of(sim_time);
   if (seconds.size() == sim_time.size()) row.seconds = mean_of(seconds);
+  if (predicted_wall.size() == sim_time.size()) row.predicted_wall = mean_of(predicted_wall);
   for (const auto& [key, values] : traffic) row.traffic[key] = seed_stats(values).mean;
   row.reached = static_cast<int>(reached.size());
   if (!reached.empty()) {

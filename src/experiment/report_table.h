@@ -25,6 +25,9 @@ struct Row {
   std::optional<double> staleness, gap;
   std::optional<double> sim_time;  // at the last evaluation, mean over the seeds
   std::optional<double> seconds;   // the same on the runs' cluster, where every seed has one
+  // The clock's seconds with the runs' evaluations and checkpoints priced on the cluster's device
+  // (metrics.csv's predicted_wall), where every seed has one.
+  std::optional<double> predicted_wall;
   std::map<std::string, double> traffic;
   std::optional<double> traffic_value(const std::string& key) const;
 };

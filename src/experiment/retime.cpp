@@ -130,6 +130,8 @@ void retime_run(RunResult& run, const ClusterTable& table, const std::string& cl
     }
   }
   run.metrics["seconds"] = seconds;
+  // Its evaluations were priced on the cluster it was made on, not this one.
+  run.metrics.erase("predicted_wall");
 }
 
 }  // namespace
