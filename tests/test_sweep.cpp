@@ -413,6 +413,35 @@ TEST(Plots, AFigureSaysEachTitleOnce) {
   fs::remove_all(dir);
 }
 
+// A panel's ceiling (a uniform guess's perplexity) leaves a diverged run's points off the chart
+// and says so in its legend, so the other lines keep the panel's height; a line with no point
+// under it is still named.
+TEST(Plots, PointsPastTheCeilingAreLeftOffAndCounted) {
+  if (!testing::have_gnuplot()) GTEST_SKIP() << "gnuplot is not installed";
+  const fs::path dir = fresh_dir("plots_ceiling");
+  fs::create_directories(dir);
+  const Curve good{"diloco", {1.0, 2.0, 3.0}, {9.5, 7.7, 6.5}, {9.4, 7.6, 6.4}, {9.6, 7.8, 6.6}};
+  const Curve diverging{
+      "async", {1.0, 2.0, 3.0}, {20.0, 3e6, 4e27}, {20.0, 3e6, 4e27}, {90.0, 3e6, 4e27}};
+  const Curve diverged{"plain", {1.0, 2.0}, {1e5, 1e16}, {1e5, 1e16}, {1e5, 1e16}};
+  Panel panel{"validation perplexity", "epoch", "perplexity", true, {good, diverging, diverged}};
+  panel.y_ceiling = 84.0;
+  panel.past_ceiling = "past chance";
+  draw_figure((dir / "ppl").string(), "ppl", {panel});
+  const std::string data = read_file(dir / "ppl.dat");
+  EXPECT_EQ(data.find("e+06"), std::string::npos) << data;
+  EXPECT_EQ(data.find("e+27"), std::string::npos) << data;
+  // The drawn point's band stops at the ceiling.
+  EXPECT_NE(data.find("1 20 20 84\n"), std::string::npos) << data;
+  const std::string script = read_file(dir / "ppl.gp");
+  EXPECT_NE(script.find("\"async (2 points past chance)\""), std::string::npos) << script;
+  EXPECT_NE(script.find("keyentry with linespoints"), std::string::npos) << script;
+  EXPECT_NE(script.find("\"plain (2 points past chance)\""), std::string::npos) << script;
+  EXPECT_NE(script.find("\"diloco\""), std::string::npos) << script;
+  EXPECT_TRUE(fs::exists(dir / "ppl.png"));
+  fs::remove_all(dir);
+}
+
 // Large values on a linear axis read 200k, 1.5M, at most six marks at a step of 1, 2 or 5 times a
 // power of ten, each label with the decimals its mark needs (their digits ran into each other
 // along x and widened the margin beside y); accuracies keep their own decimals.

@@ -156,6 +156,7 @@ void draw_figure(const std::string& base, const std::string& title,
     std::vector<std::string> parts;
     double lowest_x = 0.0, highest_x = 0.0;
     double lowest_y = INFINITY, highest_y = -INFINITY;
+    int drawn = 0;  // lines with a point on the chart
     for (size_t place = 0; place < panel.curves.size(); ++place) {
       Curve named = panel.curves[place];
       // A line drawn exactly over an earlier one would hide it: the legend says so.
@@ -166,27 +167,44 @@ void draw_figure(const std::string& base, const std::string& title,
           break;
         }
       }
-      const Curve& curve = named;
-      const size_t c = curve.style >= 0 ? static_cast<size_t>(curve.style) : place;
       std::ostringstream points;
       int count = 0;
-      for (size_t i = 0; i < curve.x.size(); ++i) {
-        if (std::isnan(curve.x[i]) || std::isnan(curve.mean[i])) continue;
-        if (panel.log_y && !(curve.low[i] > 0.0)) continue;
-        if (panel.log_x_base != 0 && !(curve.x[i] > 0.0)) continue;
-        points << fmt::format("{} {} {} {}\n", curve.x[i], curve.mean[i], curve.low[i],
-                              curve.high[i]);
-        lowest_x = std::min(lowest_x, curve.x[i]);
-        highest_x = std::max(highest_x, curve.x[i]);
-        lowest_y = std::min(lowest_y, curve.low[i]);
-        highest_y = std::max(highest_y, curve.high[i]);
+      int off_chart = 0;
+      for (size_t i = 0; i < named.x.size(); ++i) {
+        if (std::isnan(named.x[i]) || std::isnan(named.mean[i])) continue;
+        if (panel.log_y && !(named.low[i] > 0.0)) continue;
+        if (panel.log_x_base != 0 && !(named.x[i] > 0.0)) continue;
+        if (named.mean[i] > panel.y_ceiling) {
+          ++off_chart;
+          continue;
+        }
+        const double high = std::min(named.high[i], panel.y_ceiling);
+        points << fmt::format("{} {} {} {}\n", named.x[i], named.mean[i], named.low[i], high);
+        lowest_x = std::min(lowest_x, named.x[i]);
+        highest_x = std::max(highest_x, named.x[i]);
+        lowest_y = std::min(lowest_y, named.low[i]);
+        highest_y = std::max(highest_y, high);
         ++count;
       }
-      if (count == 0) continue;
-      data << "# " << curve.title << "\n" << points.str() << "\n\n";
+      if (off_chart > 0) {
+        named.title += fmt::format(" ({} point{} {})", off_chart, off_chart == 1 ? "" : "s",
+                                   panel.past_ceiling);
+      }
+      const Curve& curve = named;
+      const size_t c = curve.style >= 0 ? static_cast<size_t>(curve.style) : place;
       const std::string colour = kColours[c % kColourCount];
       const int dash = 1 + static_cast<int>((c + c / kColourCount) % kDashes);
       const int marker = 5 + static_cast<int>(c / kColourCount) * 2;  // filled square, circle, ...
+      if (count == 0) {
+        // Every point off the chart: the line is named in the legend all the same.
+        if (off_chart > 0) {
+          parts.push_back(fmt::format(
+              "keyentry with linespoints pt {} ps 0.45 lw 1.5 dt {} lc rgb \"{}\" title {}", marker,
+              dash, colour, quoted(curve.title)));
+        }
+        continue;
+      }
+      data << "# " << curve.title << "\n" << points.str() << "\n\n";
       if (has_band(curve)) {
         parts.push_back(
             fmt::format("{} index {} using 1:3:4 with filledcurves fs transparent "
@@ -206,6 +224,7 @@ void draw_figure(const std::string& base, const std::string& title,
             quoted(name + ".dat"), block, marker, dash, colour, quoted(curve.title)));
       }
       ++block;
+      ++drawn;
     }
     plots << "set title " << quoted(panel.title) << "\n";
     plots << "set xlabel " << quoted(panel.x_label) << "\n";
@@ -231,7 +250,7 @@ void draw_figure(const std::string& base, const std::string& title,
     const bool from_zero =
         !panel.log_y && lowest_y >= 0 && lowest_y <= kYMargin * (highest_y - lowest_y);
     plots << (from_zero ? "set yrange [0:*]\n" : "set yrange [*:*]\n");
-    if (parts.empty()) {
+    if (drawn == 0) {
       // Keeps the grid's places: an empty panel says that nothing was there to draw.
       plots << "unset logscale xy\nset label 1 \"no data\" at graph 0.5, graph 0.5 center\n"
             << "plot [0:1] [0:1] NaN notitle\nunset label 1\n";

@@ -4,6 +4,7 @@
 // SVG the figure's data (.dat) and gnuplot script (.gp) stay, so a figure can be restyled by hand.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ struct Panel {
   // A logarithmic x axis: base 2 for worker counts (marks at 1, 2, 4, ...), base 10 for times
   // that differ more than tenfold between lines; 0 for a linear one.
   int log_x_base = 0;
+  // Points above it are left off the chart and their line's legend says how many, with
+  // `past_ceiling` saying what the ceiling is: a diverged run's perplexity of 1e25 would otherwise
+  // flatten every other line against the frame.
+  double y_ceiling = INFINITY;
+  std::string past_ceiling = "above the chart";
 };
 
 // Writes base.png, base.svg, base.dat and base.gp. Throws Error when gnuplot is missing or fails,

@@ -230,6 +230,25 @@ std::vector<std::vector<const Configuration*>> series_parts(
   return parts;
 }
 
+namespace {
+// A language model's vocabulary, from its runs' summaries (the largest, should they differ): a
+// uniform guess's perplexity, whose logarithm is its loss. 0 where no run names one (a classifier).
+double vocabulary_of(const std::vector<const Configuration*>& part) {
+  double vocabulary = 0.0;
+  for (const auto* c : part) {
+    for (const auto& run : c->runs) {
+      const nlohmann::json* size = nullptr;
+      if (run.summary.contains("tokens") && run.summary["tokens"].contains("vocabulary")) {
+        size = &run.summary["tokens"]["vocabulary"];
+      }
+      if (size != nullptr && size->is_number())
+        vocabulary = std::max(vocabulary, size->get<double>());
+    }
+  }
+  return vocabulary;
+}
+}  // namespace
+
 std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
                                 const SeriesName& name) {
   const Clock clock = clock_of(part);
@@ -242,6 +261,16 @@ std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
       {shown + " against " + clock.name, clock.label, shown, log_metric, {}},
       {"training loss", "epoch", "training loss", true, {}},
       {"training loss against " + clock.name, clock.label, "training loss", true, {}}};
+  // A language model's diverged runs reach perplexities of 1e25: what lies past a uniform guess
+  // (the vocabulary's size, its loss the logarithm of it) is left off the chart, so that the
+  // other lines keep the panel's height.
+  const double vocabulary = vocabulary_of(part);
+  if (vocabulary > 1.0) {
+    for (size_t i = 0; i < panels.size(); ++i) {
+      panels[i].y_ceiling = i < 2 ? vocabulary : std::log(vocabulary);
+      panels[i].past_ceiling = "past chance";
+    }
+  }
   for (const auto* c : part) {
     panels[0].curves.push_back(seed_curve(*c, name(*c), "epoch", metric.column));
     panels[1].curves.push_back(
@@ -271,6 +300,10 @@ std::vector<Panel> curve_panels(const std::vector<const Configuration*>& part,
   // synchronous runs' global reductions, in bytes moved (docs/design/engines.md).
   if (any_metric(part, "global_bytes")) {
     Panel panel{shown + " against bytes moved", "bytes moved", shown, log_metric, {}};
+    if (vocabulary > 1.0) {
+      panel.y_ceiling = vocabulary;
+      panel.past_ceiling = "past chance";
+    }
     for (const auto* c : part) {
       panel.curves.push_back(seed_curve(*c, name(*c), "global_bytes", metric.column));
     }
