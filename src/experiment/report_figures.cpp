@@ -237,12 +237,12 @@ double vocabulary_of(const std::vector<const Configuration*>& part) {
   double vocabulary = 0.0;
   for (const auto* c : part) {
     for (const auto& run : c->runs) {
-      const nlohmann::json* size = nullptr;
-      if (run.summary.contains("tokens") && run.summary["tokens"].contains("vocabulary")) {
-        size = &run.summary["tokens"]["vocabulary"];
-      }
-      if (size != nullptr && size->is_number())
+      const auto tokens = run.summary.find("tokens");
+      if (tokens == run.summary.end()) continue;
+      const auto size = tokens->find("vocabulary");
+      if (size != tokens->end() && size->is_number()) {
         vocabulary = std::max(vocabulary, size->get<double>());
+      }
     }
   }
   return vocabulary;
