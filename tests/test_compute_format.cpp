@@ -21,6 +21,7 @@
 #include "core/errors.h"
 #include "core/flat_model.h"
 #include "core/torch_compat.h"
+#include "models/blas_kernels.h"
 #include "models/format_choice.h"
 #include "models/model.h"
 #include "train/config.h"
@@ -528,6 +529,8 @@ TEST(ComputeFormat, AutoIsRecordedAndKeptOnResume) {
     const std::string cpu = compute.at("cpu").get<std::string>();
     EXPECT_EQ(cpu.substr(cpu.size() - units.size() - 1), units + ")") << cpu;
   }
+  // And the BLAS kernels its matrix products ran in ("" where the BLAS is not OpenBLAS).
+  EXPECT_EQ(compute.at("openblas_kernels"), openblas_kernels());
 
   // The other format than the one recorded, written as if the run had chosen it elsewhere.
   const Precision other =
@@ -609,6 +612,27 @@ TEST(ComputeFormat, TheCpusUnitsSayWhetherBf16IsNative) {
   const auto& expected = native ? native_units : emulated_units;
   EXPECT_NE(std::find(expected.begin(), expected.end(), units), expected.end())
       << units << (native ? " on a CPU with native bf16" : " on a CPU that emulates bf16");
+}
+
+// OpenBLAS's oldest kernels on a CPU with AVX2 or AVX-512 (a model its release does not know) are
+// named with the kernels to start with instead; the right kernels, a CPU without AVX2, another
+// BLAS, or the user's own OPENBLAS_CORETYPE give no warning.
+TEST(ComputeFormat, OpenBlasFallbackKernelsAreNamedWithTheFix) {
+  const std::string avx512 = blas_fallback_warning("Prescott", "AVX-512 BF16, no AMX", false);
+  EXPECT_NE(avx512.find("its Prescott kernels"), std::string::npos) << avx512;
+  EXPECT_NE(avx512.find("OPENBLAS_CORETYPE=SkylakeX"), std::string::npos) << avx512;
+  EXPECT_NE(blas_fallback_warning("Prescott", "AMX", false).find("OPENBLAS_CORETYPE=SkylakeX"),
+            std::string::npos);
+  const std::string avx2 = blas_fallback_warning("Sandybridge", "AVX2, no AVX-512", false);
+  EXPECT_NE(avx2.find("OPENBLAS_CORETYPE=Haswell"), std::string::npos) << avx2;
+  EXPECT_EQ(blas_fallback_warning("Prescott", "AVX-512 BF16, no AMX", true), "");
+  EXPECT_EQ(blas_fallback_warning("SkylakeX", "AVX-512, no BF16", false), "");
+  EXPECT_EQ(blas_fallback_warning("Cooperlake", "AVX-512 BF16, no AMX", false), "");
+  EXPECT_EQ(blas_fallback_warning("Haswell", "AVX2, no AVX-512", false), "");
+  EXPECT_EQ(blas_fallback_warning("ZEN", "AVX2, no AVX-512", false), "");
+  EXPECT_EQ(blas_fallback_warning("Prescott", "no AVX2", false), "");
+  EXPECT_EQ(blas_fallback_warning("Prescott", "", false), "");
+  EXPECT_EQ(blas_fallback_warning("", "AVX-512 BF16, no AMX", false), "");
 }
 
 }  // namespace

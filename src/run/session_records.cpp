@@ -7,6 +7,7 @@
 
 #include "core/atomic_file.h"
 #include "core/fault_injection.h"
+#include "models/blas_kernels.h"
 #include "run/evaluator.h"
 #include "run/session.h"
 
@@ -168,6 +169,7 @@ void Session::write_summary(const std::string& status, const std::string& error)
                         {"reason", format.reason},
                         {"step_seconds", format.step_seconds()},
                         {"cpu", cpu_description()},
+                        {"openblas_kernels", openblas_kernels()},
                         {"device", context_.device().str()},
                         {"from_update", resumed_at_update_}};
   if (!error.empty()) summary["error"] = error;

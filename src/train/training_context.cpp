@@ -14,6 +14,7 @@
 #include "core/errors.h"
 #include "core/fault_injection.h"
 #include "core/interrupt.h"
+#include "models/blas_kernels.h"
 #include "models/model.h"
 #include "train/cluster.h"
 
@@ -281,7 +282,10 @@ std::string TrainingContext::compute_format_note() const {
   FormatChoice timed_here = format_choice_;
   if (!bf16_slow_here_) timed_here.timings.resize(1);
   const std::string warning = bf16_warning(timed_here, bf16_slow_);
-  return warning.empty() ? note : note + warning + "\n";
+  if (!warning.empty()) note += warning + "\n";
+  // A CPU device's matrix products run in OpenBLAS's kernels (a GPU's do not).
+  const std::string blas = device_.is_cpu() ? blas_fallback_warning() : "";
+  return blas.empty() ? note : note + blas + "\n";
 }
 
 InputShape TrainingContext::input_shape() const {
