@@ -12,6 +12,7 @@
 
 #include "cli_helpers.h"
 #include "core/errors.h"
+#include "experiment/claim_verdict.h"
 #include "experiment/plots.h"
 #include "experiment/report.h"
 #include "experiment/report_figures.h"
@@ -390,6 +391,64 @@ TEST(SweepSpec, BadPublishedFiguresAreRefusedNamingTheProblem) {
   EXPECT_NE(error_of(figures + "configs = [\"sgd n1\"]\n")
                 .find("report.published.unverified: expected why = "),
             std::string::npos);
+}
+
+// A claim names configurations the sweep has (a folder of another sweep's runs has a '/'), a test
+// the report knows with the margin it needs, and either a test or stated figures, never both.
+TEST(SweepSpec, BadClaimsAreRefusedNamingTheProblem) {
+  const std::string configs =
+      "[[configs]]\nname = \"sgd n1\"\nalgo = \"sgd\"\n"
+      "[[configs]]\nname = \"dana n8\"\nalgo = \"dana-zero\"\nworkers = 8\n"
+      "[[report.claims]]\nclaim = \"scales\"\npublished = \"no figure\"\n";
+  const std::string misspelt =
+      error_of(configs +
+               "test = \"near\"\nconfig = \"dana n16\"\nagainst = \"sgd n1\"\n"
+               "margin = 1.0\n");
+  EXPECT_NE(misspelt.find("report.claims[1].config names 'dana n16', which is not a configuration"),
+            std::string::npos)
+      << misspelt;
+  EXPECT_NE(misspelt.find("did you mean 'dana n8'"), std::string::npos) << misspelt;
+  EXPECT_NE(error_of(configs + "test = \"similar\"\nconfig = \"dana n8\"\nagainst = \"sgd n1\"\n")
+                .find("test = \"similar\": expected \"near\""),
+            std::string::npos);
+  EXPECT_NE(error_of(configs + "test = \"near\"\nconfig = \"dana n8\"\nagainst = \"sgd n1\"\n")
+                .find("test = \"near\" needs a margin"),
+            std::string::npos);
+  EXPECT_NE(error_of(configs + "test = \"exceeds\"\nconfig = \"dana n8\"\n"
+                               "against = [\"sgd n1\"]\nmargin = 1.0\n")
+                .find("takes no margin"),
+            std::string::npos);
+  EXPECT_NE(error_of(configs + "test = \"exceeds\"\nconfig = \"dana n8\"\n")
+                .find("needs config (the side the claim is about) and against"),
+            std::string::npos);
+  EXPECT_NE(error_of(configs + "test = \"exceeds\"\nconfig = \"dana n8\"\n"
+                               "against = \"sgd n1\"\nverdict = \"holds\"\n")
+                .find("measured figures and verdict are the report's"),
+            std::string::npos);
+  EXPECT_NE(error_of(configs + "measured = \"63x\"\n")
+                .find("or measured and verdict (with where they come from)"),
+            std::string::npos);
+  EXPECT_NE(error_of(configs + "measured = \"63x\"\nverdict = \"holds\"\nmargin = 0\n")
+                .find("margin must be a number > 0"),
+            std::string::npos);
+  EXPECT_NE(error_of(configs + "measured = \"63x\"\nverdict = \"holds\"\nsource = \"x\"\n")
+                .find("unknown key report.claims[1].source"),
+            std::string::npos);
+  EXPECT_NE(error_of(configs.substr(0, configs.find("[[report")) +
+                     "[[report.claims]]\npublished = \"no figure\"\nmeasured = \"63x\"\n"
+                     "verdict = \"holds\"\n")
+                .find("needs claim = \"...\""),
+            std::string::npos);
+  // A folder of another sweep's runs is taken from the spec's folder, and may not exist yet.
+  const SweepSpec spec =
+      parse_sweep_spec(configs +
+                           "test = \"near\"\nconfig = \"dana n8\"\n"
+                           "against = [\"sgd n1\", \"../other-runs/sgd_n1\"]\nmargin = 1.0\n",
+                       "good.toml", "/specs/results");
+  ASSERT_EQ(spec.report.claims.size(), 1u);
+  EXPECT_EQ(spec.report.claims[0].against,
+            (std::vector<std::string>{"sgd n1", "/specs/other-runs/sgd_n1"}));
+  EXPECT_EQ(spec.report.claims[0].margin, 1.0);
 }
 
 TEST(Plots, AFigureSaysEachTitleOnce) {
@@ -1332,6 +1391,180 @@ TEST(Report, DropsFromBaselinesSayWhetherTheSeedsResolveThem) {
             std::string::npos)
       << drops;
   fs::remove_all(dir);
+}
+
+// A side trained, failed or waits by its ended seeds' statuses: a seed still going beside an
+// ended one waits for its end (as in the tables), one alone keeps the side waiting.
+TEST(Claims, ASideIsWhatItsEndedSeedsSay) {
+  auto config = [](std::vector<std::pair<std::string, double>> seeds) {
+    Configuration c;
+    for (const auto& [status, final_acc] : seeds) {
+      RunResult run;
+      run.status = status;
+      run.final_metric = final_acc;
+      c.runs.push_back(run);
+    }
+    return c;
+  };
+  using State = ClaimSide::State;
+  const Configuration trained = config({{"ok", 0.90}, {"ok", 0.88}});
+  EXPECT_EQ(claim_side("a", &trained).state, State::kTrained);
+  EXPECT_NEAR(claim_side("a", &trained).final_metric.mean, 0.89, 1e-12);
+  EXPECT_EQ(claim_side("a", &trained).final_metric.n, 2);
+  const Configuration collapsed = config({{"collapsed", 0.1}, {"collapsed", 0.1}});
+  EXPECT_EQ(claim_side("a", &collapsed).state, State::kFailed);
+  EXPECT_EQ(claim_side("a", &collapsed).how, "collapsed");
+  const Configuration mixed = config({{"ok", 0.9}, {"diverged", 0.1}});
+  EXPECT_EQ(claim_side("a", &mixed).state, State::kMixed);
+  const Configuration going = config({{"running", 0.5}});
+  EXPECT_EQ(claim_side("a", &going).state, State::kWaiting);
+  const Configuration one_ended = config({{"ok", 0.87}, {"interrupted", 0.5}});
+  EXPECT_EQ(claim_side("a", &one_ended).state, State::kTrained);
+  EXPECT_EQ(claim_side("a", &one_ended).final_metric.n, 1);
+  EXPECT_EQ(claim_side("a", nullptr).state, State::kWaiting);
+}
+
+// Verdicts by hand. Two seeds a side, each of std 0.001: the drop's standard error is
+// sqrt(1e-6 / 2 + 1e-6 / 2) = 0.001 with 2 degrees of freedom, t(0.975, 2) = 4.302653, so a
+// mean drop of 0.5 points has the interval 0.50 ± 0.43 = [0.07, 0.93] points and one of 8 points
+// [7.57, 8.43]. Outcomes decide without a test; the best baseline that trained is the one
+// compared with; one seed gives no test; a perplexity's drop is the perplexity gained.
+TEST(Claims, VerdictsFollowOutcomesThenWelchsTestAgainstTheMargin) {
+  using State = ClaimSide::State;
+  const MainMetric& accuracy = main_metric(TaskKind::kClassification);
+  auto trained = [](const std::string& name, int n, double mean, double sd) {
+    return ClaimSide{name, State::kTrained, {n, mean, sd}, ""};
+  };
+  const ClaimSide base = trained("base", 2, 0.88, 0.001);
+  const ClaimSide close = trained("close", 2, 0.875, 0.001);
+  const ClaimSide far = trained("far", 2, 0.80, 0.001);
+  const ClaimSide weak = trained("weak", 2, 0.70, 0.001);
+  const ClaimSide dead{"dead", State::kFailed, {}, "collapsed"};
+  const ClaimSide going{"going", State::kWaiting, {}, ""};
+
+  ClaimVerdict v = decide_claim("near", 1.0, close, {base}, accuracy);
+  EXPECT_EQ(v.word, "holds") << v.why;
+  EXPECT_NE(v.why.find("over 2 and 2 seeds: the drop of close from base, 0.50 points, has the "
+                       "interval [0.07, 0.93], entirely under the margin of 1.00 points"),
+            std::string::npos)
+      << v.why;
+  EXPECT_EQ(decide_claim("below", 1.0, close, {base}, accuracy).word, "refuted");
+  EXPECT_EQ(decide_claim("exceeds", 0.0, close, {base}, accuracy).word, "refuted");
+  EXPECT_EQ(decide_claim("exceeds", 0.0, base, {close}, accuracy).word, "holds");
+  EXPECT_EQ(decide_claim("near", 0.5, close, {base}, accuracy).word, "not resolved");
+  v = decide_claim("below", 1.0, far, {base}, accuracy);
+  EXPECT_EQ(v.word, "holds") << v.why;
+  EXPECT_NE(v.why.find("8.00 points, has the interval [7.57, 8.43], entirely over"),
+            std::string::npos)
+      << v.why;
+  EXPECT_EQ(decide_claim("near", 1.0, far, {base}, accuracy).word, "refuted");
+  // Against the stronger of two baselines, not the weaker.
+  v = decide_claim("near", 1.0, close, {weak, base}, accuracy);
+  EXPECT_EQ(v.word, "holds") << v.why;
+  EXPECT_NE(v.why.find("from base"), std::string::npos) << v.why;
+  EXPECT_EQ(decide_claim("exceeds", 0.0, far, {weak, dead}, accuracy).word, "holds");
+  // Outcomes: a side that did not train, a baseline that did not, neither.
+  EXPECT_EQ(decide_claim("near", 1.0, dead, {base}, accuracy).word, "refuted");
+  EXPECT_EQ(decide_claim("exceeds", 0.0, dead, {base}, accuracy).word, "refuted");
+  v = decide_claim("below", 1.0, dead, {base}, accuracy);
+  EXPECT_EQ(v.word, "holds");
+  EXPECT_NE(v.why.find("dead did not train (every seed collapsed) where base did"),
+            std::string::npos)
+      << v.why;
+  EXPECT_EQ(decide_claim("exceeds", 0.0, base, {dead}, accuracy).word, "holds");
+  EXPECT_EQ(decide_claim("below", 1.0, base, {dead}, accuracy).word, "refuted");
+  EXPECT_EQ(decide_claim("near", 1.0, base, {dead}, accuracy).word, "undecided");
+  EXPECT_EQ(decide_claim("exceeds", 0.0, dead, {dead}, accuracy).word, "undecided");
+  // Waiting: for the side, or for any baseline (it may turn out the strongest).
+  v = decide_claim("exceeds", 0.0, dead, {dead, going}, accuracy);
+  EXPECT_EQ(v.word, "waits");
+  EXPECT_EQ(v.why, "going has not ended");
+  EXPECT_EQ(decide_claim("near", 1.0, going, {base}, accuracy).word, "waits");
+  EXPECT_EQ(decide_claim("near", 1.0, ClaimSide{"mixed", State::kMixed, {}, "collapsed"}, {base},
+                         accuracy)
+                .word,
+            "undecided");
+  // One seed: no test, the difference and which side of the threshold it is on.
+  v = decide_claim("near", 1.0, trained("one", 1, 0.875, 0.0), {base}, accuracy);
+  EXPECT_EQ(v.word, "untested");
+  EXPECT_EQ(v.why,
+            "1 seed against 2, no spread to test with: the drop of one from base, 0.50 "
+            "points, is on the claim's side of the margin of 1.00 points");
+  // A perplexity: 5.0 against 4.9 is 0.10 gained, [0.06, 0.14] by the same test.
+  const MainMetric& perplexity = main_metric(TaskKind::kLanguageModel);
+  v = decide_claim("near", 0.2, trained("lm", 2, 5.0, 0.01), {trained("ref", 2, 4.9, 0.01)},
+                   perplexity);
+  EXPECT_EQ(v.word, "holds") << v.why;
+  EXPECT_NE(v.why.find("0.10, has the interval [0.06, 0.14], entirely under the margin of 0.20"),
+            std::string::npos)
+      << v.why;
+  EXPECT_EQ(decide_claim("exceeds", 0.0, trained("lm", 2, 5.0, 0.01),
+                         {trained("ref", 2, 4.9, 0.01)}, perplexity)
+                .word,
+            "refuted");
+}
+
+// The report's claims section: each claim with its test in words, each side's final accuracy as
+// the table shows it, the verdict and its reason; a folder of another sweep's runs read as a side
+// (and one that does not exist yet waits); a stated claim printed as given.
+TEST(Report, ClaimsAreDecidedFromTheRunsOnThePage) {
+  const fs::path dir = fresh_dir("report_claims");
+  const fs::path other = fresh_dir("report_claims_other");
+  fake_run(dir / "base/1", "ok", 0.881, {{1, 10, 10, 0.881}});
+  fake_run(dir / "base/2", "ok", 0.879, {{1, 10, 10, 0.879}});
+  fake_run(dir / "far/1", "ok", 0.801, {{1, 10, 10, 0.801}});
+  fake_run(dir / "far/2", "ok", 0.799, {{1, 10, 10, 0.799}});
+  fake_run(dir / "dead/1", "collapsed", 0.1, {{1, 10, 10, 0.1}});
+  fake_run(dir / "dead/2", "collapsed", 0.1, {{1, 10, 10, 0.1}});
+  fake_run(other / "sgd_n1/seed1", "ok", 0.90, {{1, 10, 10, 0.90}});
+  auto claim = [](const std::string& text, const std::string& test, const std::string& config,
+                  const std::vector<std::string>& against, double margin) {
+    return nlohmann::json{
+        {"claim", text},      {"published", "no figure"}, {"test", test},   {"config", config},
+        {"against", against}, {"margin", margin},         {"measured", ""}, {"verdict", ""}};
+  };
+  const nlohmann::json claims = {
+      claim("far degrades", "below", "far", {"base"}, 1.0),
+      claim("dead beats base", "exceeds", "dead", {"base", "far"}, 0.0),
+      claim("far is near elsewhere", "near", "far", {(other / "sgd_n1").string()}, 1.0),
+      claim("far is near a run to come", "near", "far", {(other / "later").string()}, 1.0),
+      {{"claim", "fast"},
+       {"published", "no figure"},
+       {"test", ""},
+       {"config", ""},
+       {"against", std::vector<std::string>{}},
+       {"margin", 0.0},
+       {"measured", "63.7x (clock.md)"},
+       {"verdict", "reproduced in time"}}};
+  const std::string report = report_of_sweep(
+      dir, {"base/1", "base/2", "far/1", "far/2", "dead/1", "dead/2"}, {{"claims", claims}});
+  const std::string section = report.substr(report.find("## The claims"));
+  EXPECT_NE(section.find("| far degrades (below: more than 1.00 points under base) | no figure | "
+                         "far: 0.8000 ± 0.0014; against base: 0.8800 ± 0.0014 | **holds**: "
+                         "Welch's t at 95 % over 2 and 2 seeds: the drop of far from base, 8.00 "
+                         "points"),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("| dead beats base (exceeds: better than the best of base, far) | no "
+                         "figure | dead: collapsed, collapsed; against base: 0.8800 ± 0.0014; far: "
+                         "0.8000 ± 0.0014 | **refuted**: dead did not train (every seed "
+                         "collapsed) where base did"),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("against " + (other / "sgd_n1").string() +
+                         ": 0.9000 | **untested**: 2 "
+                         "seeds against 1"),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find(": no run has ended | **waits**: " + (other / "later").string() +
+                         " has not ended |"),
+            std::string::npos)
+      << section;
+  EXPECT_NE(section.find("| fast | no figure | 63.7x (clock.md) | reproduced in time (stated) |"),
+            std::string::npos)
+      << section;
+  fs::remove_all(dir);
+  fs::remove_all(other);
 }
 
 }  // namespace

@@ -74,7 +74,8 @@ std::string write_report(const ReportOptions& options) {
   const std::string plots = report_path.stem().string() + "-plots";
   fs::create_directories(folder);
 
-  std::string md = preamble(experiment, options) + table_intro(layout, rows) +
+  std::string md = preamble(experiment, options) + claims_section(experiment, folder.string()) +
+                   table_intro(layout, rows) +
                    markdown_table(columns, experiment.configurations, rows);
   if (!layout.columns.empty() && !layout.rows.empty()) md += pivot_section(experiment, layout);
   md += drops_section(experiment, layout);

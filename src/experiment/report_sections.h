@@ -55,6 +55,12 @@ std::string derived_steps_note(const ReportOptions& options);
 std::string clusters_section(const Experiment& experiment, const std::vector<double>& targets,
                              const Layout& layout, const ReportOptions& options);
 
+// With `[[report.claims]]`: each claim of the paper with its published words, each side's final
+// metric and the verdict with the test behind it (report_claims.cpp, claim_verdict.h); ""
+// otherwise. Folders of other sweeps' runs are named from `page_folder`, where the report is
+// written.
+std::string claims_section(const Experiment& experiment, const std::string& page_folder);
+
 // The paper's published figures beside the measured ones, each with its drop from its own
 // baseline (report_published.cpp); "" when the sweep states none.
 std::string published_section(const Experiment& experiment);

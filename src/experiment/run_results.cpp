@@ -112,6 +112,15 @@ void read_sweep(const fs::path& dir, const nlohmann::json& sweep, Experiment& ex
       layout.published.figures.push_back(figure);
     }
   }
+  if (layout.claims.empty() && report.contains("claims")) {
+    for (const auto& c : report.at("claims")) {
+      layout.claims.push_back(
+          {c.at("claim").get<std::string>(), c.at("published").get<std::string>(),
+           c.at("test").get<std::string>(), c.at("config").get<std::string>(),
+           c.at("against").get<std::vector<std::string>>(), c.at("margin").get<double>(),
+           c.at("measured").get<std::string>(), c.at("verdict").get<std::string>()});
+    }
+  }
   if (!sweep.value("spec", "").empty()) experiment.specs.push_back(sweep.value("spec", ""));
   warn_of_an_edited_report(dir, sweep, experiment);
   for (const auto& point : sweep.at("points")) {

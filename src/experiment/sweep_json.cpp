@@ -26,21 +26,40 @@ nlohmann::json published_json(const PublishedFigures& published) {
           {"figures", figures}};
 }
 
+nlohmann::json claims_json(const std::vector<Claim>& claims) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Claim& c : claims) {
+    out.push_back({{"claim", c.text},
+                   {"published", c.published},
+                   {"test", c.test},
+                   {"config", c.config},
+                   {"against", c.against},
+                   {"margin", c.margin},
+                   {"measured", c.measured},
+                   {"verdict", c.verdict}});
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json report_layout_json(const ReportLayout& report) {
-  return {{"title", report.title},
-          {"notes", report.notes},
-          {"rows", report.rows},
-          {"columns", report.columns},
-          {"target", report.target},
-          {"target_config", report.target_config},
-          {"key_dimensions", report.key_dimensions},
-          {"loss_epochs", report.loss_epochs},
-          {"accuracy_epochs", report.accuracy_epochs},
-          {"accuracy_targets", report.accuracy_targets},
-          {"drops_from", report.drops_from},
-          {"published", published_json(report.published)}};
+  nlohmann::json layout = {{"title", report.title},
+                           {"notes", report.notes},
+                           {"rows", report.rows},
+                           {"columns", report.columns},
+                           {"target", report.target},
+                           {"target_config", report.target_config},
+                           {"key_dimensions", report.key_dimensions},
+                           {"loss_epochs", report.loss_epochs},
+                           {"accuracy_epochs", report.accuracy_epochs},
+                           {"accuracy_targets", report.accuracy_targets},
+                           {"drops_from", report.drops_from},
+                           {"published", published_json(report.published)}};
+  // Only where there are claims: sweep.json written before claims existed stays equal to its
+  // spec's layout, so the report does not warn of an edit nobody made.
+  if (!report.claims.empty()) layout["claims"] = claims_json(report.claims);
+  return layout;
 }
 
 void write_sweep_json(const SweepSpec& spec) {

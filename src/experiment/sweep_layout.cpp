@@ -147,7 +147,8 @@ void read_increasing(const toml::node& node, const std::string& source, double m
 
 }  // namespace
 
-void read_report_layout(const toml::table* report, const std::string& source, SweepSpec& spec) {
+void read_report_layout(const toml::table* report, const std::string& source,
+                        const std::string& spec_dir, SweepSpec& spec) {
   ReportLayout& layout = spec.report;
   layout.rows =
       std::find(spec.dimensions.begin(), spec.dimensions.end(), "config") != spec.dimensions.end()
@@ -158,6 +159,10 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
       const std::string name(key.str());
       if (name == "target" && node.is_number()) {
         layout.target = *node.value<double>();
+        continue;
+      }
+      if (name == "claims") {
+        read_claims(node, source, spec_dir, spec);
         continue;
       }
       if (name == "published" && node.is_table()) {
@@ -221,9 +226,10 @@ void read_report_layout(const toml::table* report, const std::string& source, Sw
         }
         (name == "rows" ? layout.rows : layout.columns) = value;
       } else {
-        fail(source, "unknown key report." + name +
-                         " (known: title, notes, rows, columns, target, published, loss_epochs, "
-                         "accuracy_epochs, accuracy_targets, perplexity_targets, drops_from)");
+        fail(source,
+             "unknown key report." + name +
+                 " (known: title, notes, rows, columns, target, published, claims, loss_epochs, "
+                 "accuracy_epochs, accuracy_targets, perplexity_targets, drops_from)");
       }
     }
   }

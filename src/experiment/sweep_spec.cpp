@@ -241,7 +241,7 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& source,
   if (dir_pattern.empty()) dir_pattern = default_dir_pattern(dimensions);
   spec.points = expand_points(dimensions, common, dir_pattern, source);
   if (!own_seeds.empty()) keep_each_configs_seeds(shared_seeds, own_seeds, spec.points);
-  read_report_layout(table_at("report"), source, spec);
+  read_report_layout(table_at("report"), source, spec_dir, spec);
   return spec;
 }
 

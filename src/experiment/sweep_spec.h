@@ -34,6 +34,23 @@ struct PublishedFigures {
   bool empty() const { return figures.empty(); }
 };
 
+// A paper's claim that the report decides from the runs ([[report.claims]]): that the final main
+// metric of `config` is within `margin` of ("near"), better than ("exceeds") or more than `margin`
+// worse than ("below") the best of `against` (the strongest baseline, not a strawman). Each side is
+// a configuration of this sweep, or a folder of another sweep's committed runs (a name with a
+// '/', held here as an absolute path; the spec writes it relative to its own folder). A claim the
+// runs cannot decide (one about time, say) states its `measured` figures and `verdict` instead.
+struct Claim {
+  std::string text;       // the claim, in the paper's words
+  std::string published;  // what the paper gives for it: a figure, or its words
+  std::string test;       // "near", "exceeds" or "below"; "" for a claim stated, not tested
+  std::string config;
+  std::vector<std::string> against;
+  double margin = 0.0;  // in the metric's shown units (points of accuracy); near and below only
+  std::string measured;
+  std::string verdict;
+};
+
 // How `dsgd report` lays a sweep out: which dimension runs down the rows, which (optional) across
 // the columns, and the accuracy whose time-to-reach the tables show: a number, or the final
 // accuracy (mean over seeds) of the row named target_config in the same group, e.g. "ssgd".
@@ -52,6 +69,7 @@ struct ReportLayout {
   // `config` dimension is then only a name: groups are formed without it.
   std::vector<std::string> key_dimensions;
   PublishedFigures published;
+  std::vector<Claim> claims;  // in the order the spec writes them
   // Epochs at which the report tables each configuration's training loss (its first evaluation at
   // or after each), increasing; empty: no such table.
   std::vector<double> loss_epochs;
