@@ -85,8 +85,8 @@ set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
 unset logscale y
-set ytics autofreq
-set format y "% h"
+set ytics 5000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
@@ -120,7 +120,7 @@ unset logscale y
 set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics 1000000000
+set xtics 2000000000
 set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
@@ -231,8 +231,8 @@ set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
 unset logscale y
-set ytics autofreq
-set format y "% h"
+set ytics 5000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
@@ -266,7 +266,7 @@ unset logscale y
 set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics 1000000000
+set xtics 2000000000
 set format x "%.0s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
