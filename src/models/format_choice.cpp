@@ -66,22 +66,37 @@ FormatChoice choose_compute_format(std::optional<MemoryFormat> memory_format,
   // A bf16 step can fail where the CPU lists bf16 units but the kernels may not use them (oneDNN
   // held below AVX512_CORE_BF16 by ONEDNN_MAX_CPU_ISA: "could not create a primitive descriptor"):
   // "auto" leaves it out and says why; an explicit bf16 stops the run with a clear error.
+  //
+  // Several candidates are timed in interleaved rounds, each keeping its least time: a campaign's
+  // run starts while other work may load the cores in bursts, and one burst during one candidate's
+  // only timing once chose a layout 40 % slower for a whole 160-epoch run (docs/performance.md).
   std::string refused;
-  for (const ComputeFormat& f : candidates) {
-    try {
-      choice.timings.push_back({f, time_step(f)});
-    } catch (const Error&) {
-      throw;  // dsgd's own (an interrupt while timing, say), not the kernels'
-    } catch (const std::exception& e) {  // dnnl::error, c10::Error
-      if (f.precision != Precision::kBFloat16) throw;
-      const std::string what = e.what();
-      refused = what.substr(0, what.find('\n'));
-      if (!choice.precision_auto) {
-        throw ConfigError(
-            fmt::format("precision = \"bf16\" cannot compute on this device: a {} step failed "
-                        "({}); is ONEDNN_MAX_CPU_ISA set below AVX512_CORE_BF16?",
-                        describe(f), refused),
-            "use precision = \"auto\" (it leaves bf16 out where it fails) or \"fp32\"");
+  const int rounds = candidates.size() > 1 ? kFormatTimingRounds : 1;
+  for (int round = 0; round < rounds; ++round) {
+    for (const ComputeFormat& f : candidates) {
+      if (!refused.empty() && f.precision == Precision::kBFloat16) continue;
+      try {
+        const double seconds = time_step(f);
+        const auto timed = std::find_if(choice.timings.begin(), choice.timings.end(),
+                                        [&](const FormatTiming& t) { return same(t.format, f); });
+        if (timed == choice.timings.end()) {
+          choice.timings.push_back({f, seconds});
+        } else {
+          timed->step_seconds = std::min(timed->step_seconds, seconds);
+        }
+      } catch (const Error&) {
+        throw;  // dsgd's own (an interrupt while timing, say), not the kernels'
+      } catch (const std::exception& e) {  // dnnl::error, c10::Error
+        if (f.precision != Precision::kBFloat16) throw;
+        const std::string what = e.what();
+        refused = what.substr(0, what.find('\n'));
+        if (!choice.precision_auto) {
+          throw ConfigError(
+              fmt::format("precision = \"bf16\" cannot compute on this device: a {} step failed "
+                          "({}); is ONEDNN_MAX_CPU_ISA set below AVX512_CORE_BF16?",
+                          describe(f), refused),
+              "use precision = \"auto\" (it leaves bf16 out where it fails) or \"fp32\"");
+        }
       }
     }
   }

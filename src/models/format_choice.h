@@ -18,8 +18,14 @@ namespace dsgd {
 
 struct FormatTiming {
   ComputeFormat format;
-  double step_seconds = 0.0;  // median of a few steps after a warm-up
+  // The median of a few steps after a warm-up; where several formats are compared, the least of
+  // kFormatTimingRounds such medians, taken in turn with the others'.
+  double step_seconds = 0.0;
 };
+
+// How many times each of several candidate formats is timed, in turn with the others, so that a
+// burst of load from other work slows one timing of each, not all of one candidate's.
+constexpr int kFormatTimingRounds = 3;
 
 struct FormatChoice {
   ComputeFormat format;
@@ -32,8 +38,9 @@ struct FormatChoice {
   double step_seconds() const;        // the chosen format's
 };
 
-// The config's choices (nothing: "auto") as candidates, timed by `time_step`, the fastest
-// chosen. `takes_images`: the model's input is a batch of images (channels-last means something);
+// The config's choices (nothing: "auto") as candidates, timed by `time_step` (more than one: in
+// kFormatTimingRounds interleaved rounds, each keeping its least time), the fastest chosen.
+// `takes_images`: the model's input is a batch of images (channels-last means something);
 // `bf16_slow`: bf16_slowness() of the device ("" where bf16 is native; under MPI, another rank's
 // reason where this rank has bf16 and that one has not). With `measure` false (MPI
 // ranks, which must agree without comparing clocks) "auto" takes the rule instead: bf16 where
