@@ -68,8 +68,8 @@ FormatChoice choose_compute_format(std::optional<MemoryFormat> memory_format,
   // "auto" leaves it out and says why; an explicit bf16 stops the run with a clear error.
   //
   // Several candidates are timed in interleaved rounds, each keeping its least time: a campaign's
-  // run starts while other work may load the cores in bursts, and one burst during one candidate's
-  // only timing once chose a layout 40 % slower for a whole 160-epoch run (docs/performance.md).
+  // run starts while other work may load the cores in bursts, and a burst during one candidate's
+  // only timing once chose the slower layout for a whole 160-epoch run (docs/performance.md).
   std::string refused;
   const int rounds = candidates.size() > 1 ? kFormatTimingRounds : 1;
   for (int round = 0; round < rounds; ++round) {
