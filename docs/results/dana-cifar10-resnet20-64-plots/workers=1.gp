@@ -81,8 +81,8 @@ unset logscale y
 set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics 100000000
-set format x "%.0s%c"
+set xtics 500000000
+set format x "%.1s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
@@ -181,8 +181,8 @@ unset logscale y
 set ytics autofreq
 set format y "% h"
 unset logscale x
-set xtics 100000000
-set format x "%.0s%c"
+set xtics 500000000
+set format x "%.1s%c"
 set key outside right top vertical
 set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]

@@ -31,11 +31,11 @@ set ylabel "test accuracy"
 unset logscale y
 set ytics autofreq
 set format y "% h"
-set logscale x 10
-set xtics autofreq
-set format x "%g"
+unset logscale x
+set xtics 5000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=64.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "workers=64.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim n64", \
@@ -71,11 +71,11 @@ set ylabel "training loss"
 set logscale y
 set ytics autofreq
 set format y "%g"
-set logscale x 10
-set xtics autofreq
-set format x "%g"
+unset logscale x
+set xtics 5000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=64.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "workers=64.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim n64", \
@@ -88,9 +88,9 @@ plot "workers=64.dat" index 18 using 1:3:4 with filledcurves fs transparent soli
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-set logscale y
-set ytics autofreq
-set format y "%g"
+unset logscale y
+set ytics 5000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
@@ -184,11 +184,11 @@ set ylabel "test accuracy"
 unset logscale y
 set ytics autofreq
 set format y "% h"
-set logscale x 10
-set xtics autofreq
-set format x "%g"
+unset logscale x
+set xtics 5000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=64.dat" index 6 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "workers=64.dat" index 6 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim n64", \
@@ -224,11 +224,11 @@ set ylabel "training loss"
 set logscale y
 set ytics autofreq
 set format y "%g"
-set logscale x 10
-set xtics autofreq
-set format x "%g"
+unset logscale x
+set xtics 5000
+set format x "%.0s%c"
 set key outside right top vertical
-set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+set offsets graph 0, graph 0, graph 0.06, graph 0.06
 set yrange [*:*]
 plot "workers=64.dat" index 18 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#0072b2" notitle, \
      "workers=64.dat" index 18 using 1:2 with linespoints pt 5 ps 0.45 lw 1.5 dt 1 lc rgb "#0072b2" title "dana-slim n64", \
@@ -241,9 +241,9 @@ plot "workers=64.dat" index 18 using 1:3:4 with filledcurves fs transparent soli
 set title "time to reach each test accuracy"
 set xlabel "test accuracy reached"
 set ylabel "simulated time"
-set logscale y
-set ytics autofreq
-set format y "%g"
+unset logscale y
+set ytics 5000
+set format y "%.0s%c"
 unset logscale x
 set xtics autofreq
 set format x "% h"
