@@ -18,6 +18,7 @@
 #include "experiment/report_figures.h"
 #include "experiment/run_results.h"
 #include "experiment/seed_test.h"
+#include "experiment/sweep_json.h"
 #include "experiment/sweep_runner.h"
 #include "experiment/sweep_spec.h"
 #include "run/host_limits.h"
@@ -449,6 +450,18 @@ TEST(SweepSpec, BadClaimsAreRefusedNamingTheProblem) {
   EXPECT_EQ(spec.report.claims[0].against,
             (std::vector<std::string>{"sgd n1", "/specs/other-runs/sgd_n1"}));
   EXPECT_EQ(spec.report.claims[0].margin, 1.0);
+  // sweep.json keeps the claims as the report reads them back.
+  SweepSpec written = spec;
+  written.out = fresh_dir("sweep_claims_json").string();
+  write_sweep_json(written);
+  const Experiment read = load_experiment({written.out});
+  ASSERT_EQ(read.layout.claims.size(), 1u);
+  EXPECT_EQ(read.layout.claims[0].text, "scales");
+  EXPECT_EQ(read.layout.claims[0].test, "near");
+  EXPECT_EQ(read.layout.claims[0].config, "dana n8");
+  EXPECT_EQ(read.layout.claims[0].against, spec.report.claims[0].against);
+  EXPECT_EQ(read.layout.claims[0].margin, 1.0);
+  fs::remove_all(written.out);
 }
 
 TEST(Plots, AFigureSaysEachTitleOnce) {
