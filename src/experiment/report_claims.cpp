@@ -78,8 +78,10 @@ struct Sides {
 std::string test_words(const Claim& claim, const MainMetric& metric) {
   const std::string unit = metric.fraction ? " points" : "";
   if (claim.test == "near") return fmt::format("near: within {:.2f}{} of", claim.margin, unit);
-  if (claim.test == "below")
-    return fmt::format("below: more than {:.2f}{} under", claim.margin, unit);
+  if (claim.test == "below") {
+    return fmt::format("below: more than {:.2f}{} {}", claim.margin, unit,
+                       metric.lower_is_better ? "worse than" : "under");
+  }
   return "exceeds: better than";
 }
 
