@@ -77,11 +77,14 @@ struct Sides {
 // The claim's test in words, after its text.
 std::string test_words(const Claim& claim, const MainMetric& metric) {
   const std::string unit = metric.fraction ? " points" : "";
-  if (claim.test == "near") return fmt::format("near: within {:.2f}{} of", claim.margin, unit);
-  if (claim.test == "below") {
-    return fmt::format("below: more than {:.2f}{} {}", claim.margin, unit,
-                       metric.lower_is_better ? "worse than" : "under");
+  // "Near" is one-sided, as the papers' claims are: no more than the margin worse (ending better
+  // by any amount is near enough).
+  const char* worse = metric.lower_is_better ? "worse than" : "under";
+  if (claim.test == "near") {
+    return fmt::format("near: at most {:.2f}{} {}", claim.margin, unit, worse);
   }
+  if (claim.test == "below")
+    return fmt::format("below: more than {:.2f}{} {}", claim.margin, unit, worse);
   return "exceeds: better than";
 }
 

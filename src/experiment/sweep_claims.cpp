@@ -109,10 +109,11 @@ void read_claims(const toml::node& claims, const std::string& source, const std:
         claim.published = *text;
       } else if (name == "test") {
         if (*text != "near" && *text != "exceeds" && *text != "below") {
-          fail(source, fmt::format("{}.test = \"{}\": expected \"near\" (within margin of the "
-                                   "best of against), \"exceeds\" (better than it) or \"below\" "
-                                   "(more than margin worse than it)",
-                                   where, *text));
+          fail(source,
+               fmt::format("{}.test = \"{}\": expected \"near\" (at most margin worse than the "
+                           "best of against), \"exceeds\" (better than it) or \"below\" "
+                           "(more than margin worse than it)",
+                           where, *text));
         }
         claim.test = *text;
       } else if (name == "config") {

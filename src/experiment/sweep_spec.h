@@ -35,7 +35,7 @@ struct PublishedFigures {
 };
 
 // A paper's claim that the report decides from the runs ([[report.claims]]): that the final main
-// metric of `config` is within `margin` of ("near"), better than ("exceeds") or more than `margin`
+// metric of `config` is at most `margin` worse than ("near"), better than ("exceeds") or more than `margin`
 // worse than ("below") the best of `against` (the strongest baseline, not a strawman). Each side is
 // a configuration of this sweep, or a folder of another sweep's committed runs (a name with a
 // '/', held here as an absolute path; the spec writes it relative to its own folder). A claim the
