@@ -1576,6 +1576,16 @@ TEST(Report, ClaimsAreDecidedFromTheRunsOnThePage) {
   EXPECT_NE(section.find("| fast | no figure | 63.7x (clock.md) | reproduced in time (stated) |"),
             std::string::npos)
       << section;
+  // A folder holding two configurations is no side: the report stops and says which to name.
+  fake_run(other / "sgd_n2/seed1", "ok", 0.89, {{1, 10, 10, 0.89}});
+  try {
+    report_of_sweep(dir, {"base/1", "base/2", "far/1", "far/2"},
+                    {{"claims", {claim("far near both", "near", "far", {other.string()}, 1.0)}}});
+    ADD_FAILURE() << "a folder of two configurations was taken as one side";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("which holds 2 configurations"), std::string::npos)
+        << e.what();
+  }
   fs::remove_all(dir);
   fs::remove_all(other);
 }
